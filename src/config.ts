@@ -1,0 +1,162 @@
+/**
+ * The service's configuration, read from environment variables once at start-up. Every problem
+ * is reported at once; the result is typed and frozen. Each variable is documented in the README
+ * table, generated from the descriptions below (`gamedata config --markdown`).
+ */
+import path from 'node:path';
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { VENDOR_SHARD_ALIASES, isPlatform, isRegion } from './domain/shards.ts';
+
+const Env = Type.Object({
+  PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 8080, description: 'TCP port the API listens on.' }),
+  HOST: Type.String({ minLength: 1, default: '0.0.0.0', description: 'Interface the API binds to.' }),
+  DATA_DIR: Type.String({
+    minLength: 1,
+    default: './data',
+    description: 'Directory for the SQLite file, telemetry files and the demo key file.',
+  }),
+  DATABASE_URL: Type.Optional(
+    Type.String({
+      pattern: '^(postgres(ql)?://|sqlite:|file:).+',
+      description:
+        'Store location: `postgres://…` selects PostgreSQL; `sqlite:<file>` a SQLite file. Default: `sqlite:<DATA_DIR>/gamedata.sqlite`.',
+    }),
+  ),
+  PUBLIC_BASE_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s]+$',
+      description:
+        'Origin clients reach the API on, used in every `links.self`. Default: `http://localhost:<PORT>`.',
+    }),
+  ),
+  TELEMETRY_BASE_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s]+$',
+      description:
+        'Base of telemetry file URLs in match assets (a CDN in front of the blob store). Default: `<PUBLIC_BASE_URL>/telemetry`.',
+    }),
+  ),
+  DEMO_DATA: Type.Union([Type.Literal('auto'), Type.Literal('off')], {
+    default: 'auto',
+    description: '`auto`: `serve` generates the demo data set when the store is empty; `off`: never.',
+  }),
+  DEMO_API_KEY: Type.Optional(
+    Type.String({
+      minLength: 8,
+      pattern: '^\\S+$',
+      description:
+        'When set, the demo data registers exactly this API key (instead of a random one).',
+    }),
+  ),
+  DEMO_SEED: Type.Integer({ default: 1, description: 'Seed of the demo data generator.' }),
+  RETENTION_DAYS: Type.Integer({
+    minimum: 0,
+    default: 14,
+    description: 'Days match data is kept and served; 0 keeps it forever (an archive).',
+  }),
+  SHARD_ALIASES: Type.String({
+    default: 'vendor',
+    pattern: '^(vendor|none|vendor,)?([a-z0-9-]+=[a-z0-9-]+)?(,[a-z0-9-]+=[a-z0-9-]+)*$',
+    description:
+      'Extra shard spellings, `alias=shard,…`; `vendor` (default) accepts the real service\'s names (steam, kakao, psn, xbox, psn-eu …), `none` only the spec\'s.',
+  }),
+  MATCH_CACHE_MB: Type.Integer({
+    minimum: 0,
+    default: 64,
+    description: 'Memory for rendered match documents kept hot (megabytes).',
+  }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info', description: 'pino log level.' },
+  ),
+});
+
+export const CONFIG_VARIABLES = Env.properties;
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string;
+  publicBaseUrl: string;
+  telemetryBaseUrl: string;
+  demoData: 'auto' | 'off';
+  demoApiKey: string | null;
+  demoSeed: number;
+  /** Days match data is served; 0 = forever. */
+  retentionDays: number;
+  shardAliases: Readonly<Record<string, string>>;
+  matchCacheBytes: number;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/**
+ * Validates the environment and returns the frozen config, or throws a ConfigError listing every
+ * problem found.
+ */
+export function loadConfig(env: Record<string, string | undefined>): Readonly<Config> {
+  const raw: Record<string, unknown> = {};
+  for (const name of Object.keys(Env.properties)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') raw[name] = value;
+  }
+  const values = Value.Convert(Env, Value.Default(Env, raw));
+  const problems = [...Value.Errors(Env, values)].map(
+    (error) => `${error.path.slice(1) || 'environment'}: ${error.message} (got ${JSON.stringify(error.value)})`,
+  );
+  if (problems.length > 0) throw new ConfigError(problems);
+  const parsed = values as Static<typeof Env>;
+
+  const aliases = parseShardAliases(parsed.SHARD_ALIASES, problems);
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const publicBaseUrl = (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, '');
+  const dataDir = path.resolve(parsed.DATA_DIR);
+  return Object.freeze({
+    port: parsed.PORT,
+    host: parsed.HOST,
+    dataDir,
+    databaseUrl: parsed.DATABASE_URL ?? `sqlite:${path.join(dataDir, 'gamedata.sqlite')}`,
+    publicBaseUrl,
+    telemetryBaseUrl: (parsed.TELEMETRY_BASE_URL ?? `${publicBaseUrl}/telemetry`).replace(/\/+$/, ''),
+    demoData: parsed.DEMO_DATA,
+    demoApiKey: parsed.DEMO_API_KEY ?? null,
+    demoSeed: parsed.DEMO_SEED,
+    retentionDays: parsed.RETENTION_DAYS,
+    shardAliases: Object.freeze(aliases),
+    matchCacheBytes: parsed.MATCH_CACHE_MB * 1024 * 1024,
+    logLevel: parsed.LOG_LEVEL,
+  });
+}
+
+function parseShardAliases(spec: string, problems: string[]): Record<string, string> {
+  const aliases: Record<string, string> = {};
+  for (const part of spec.split(',').filter(Boolean)) {
+    if (part === 'none') continue;
+    if (part === 'vendor') {
+      Object.assign(aliases, VENDOR_SHARD_ALIASES);
+      continue;
+    }
+    const [alias, target] = part.split('=') as [string, string];
+    if (!isPlatform(target) && !isRegion(target)) {
+      problems.push(`SHARD_ALIASES: "${alias}" points at "${target}", which is not a shard`);
+    } else if (isPlatform(alias) || isRegion(alias)) {
+      problems.push(`SHARD_ALIASES: "${alias}" is already a shard and cannot be an alias`);
+    } else {
+      aliases[alias] = target;
+    }
+  }
+  return aliases;
+}
+
+/** Milliseconds of match data served, or Infinity when retention is off. */
+export function retentionWindowMs(config: Pick<Config, 'retentionDays'>): number {
+  return config.retentionDays === 0 ? Infinity : config.retentionDays * 86_400_000;
+}

@@ -1,0 +1,121 @@
+/**
+ * Shards: the spec's platform and platform-region names, which region belongs to which
+ * platform, and how a shard spelled in a request path (canonical or an operator alias) resolves.
+ */
+
+export const PLATFORMS = ['pc-a', 'pc-b', 'console-a', 'console-b', 'tournament'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+/** Platforms whose players have PC season rules, lifetime stats and leaderboards. */
+export const PC_PLATFORMS: readonly Platform[] = ['pc-a', 'pc-b'];
+
+/** Every platform-region shard of the spec and the platform its matches and players belong to. */
+export const REGION_PLATFORM: Readonly<Record<string, Platform>> = Object.freeze({
+  'pc-as': 'pc-b',
+  'pc-eu': 'pc-b',
+  'pc-jp': 'pc-b',
+  'pc-krjp': 'pc-b',
+  'pc-na': 'pc-b',
+  'pc-oc': 'pc-b',
+  'pc-ru': 'pc-b',
+  'pc-sa': 'pc-b',
+  'pc-sea': 'pc-b',
+  'pc-a': 'pc-a',
+  'pc-tournament': 'tournament',
+  'console-a-as': 'console-a',
+  'console-a-eu': 'console-a',
+  'console-a-na': 'console-a',
+  'console-a-oc': 'console-a',
+  'console-b-as': 'console-b',
+  'console-b-eu': 'console-b',
+  'console-b-na': 'console-b',
+  'console-b-oc': 'console-b',
+  'console-b-sa': 'console-b',
+});
+
+export const REGIONS = Object.keys(REGION_PLATFORM);
+
+/** The regions of one platform, in the order of the spec's table. */
+export function regionsOf(platform: Platform): string[] {
+  return REGIONS.filter((region) => REGION_PLATFORM[region] === platform);
+}
+
+export function isPlatform(value: string): value is Platform {
+  return (PLATFORMS as readonly string[]).includes(value);
+}
+
+export function isRegion(value: string): boolean {
+  return Object.hasOwn(REGION_PLATFORM, value);
+}
+
+export function isPcPlatform(platform: Platform): boolean {
+  return PC_PLATFORMS.includes(platform);
+}
+
+/**
+ * The vendor spellings that published client libraries send, mapped to the spec's names. They
+ * are the default `SHARD_ALIASES`, so an unmodified client works by changing only its base URL.
+ */
+export const VENDOR_SHARD_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  steam: 'pc-b',
+  kakao: 'pc-a',
+  psn: 'console-a',
+  xbox: 'console-b',
+  'pc-kakao': 'pc-a',
+  'psn-as': 'console-a-as',
+  'psn-eu': 'console-a-eu',
+  'psn-na': 'console-a-na',
+  'psn-oc': 'console-a-oc',
+  'xbox-as': 'console-b-as',
+  'xbox-eu': 'console-b-eu',
+  'xbox-na': 'console-b-na',
+  'xbox-oc': 'console-b-oc',
+  'xbox-sa': 'console-b-sa',
+});
+
+/** A shard as a request named it, with what it means. */
+export interface ResolvedShard {
+  /** The segment exactly as the request spelled it; responses echo this spelling. */
+  spelling: string;
+  /** The spec's name the spelling stands for. */
+  canonical: string;
+  /** The platform whose data the shard addresses. */
+  platform: Platform;
+  /** True when the canonical name is a platform shard (`pc-a` is both a platform and a region). */
+  isPlatform: boolean;
+  /** True when the canonical name is a platform-region shard. */
+  isRegion: boolean;
+}
+
+/**
+ * Resolves a shard path segment. Aliases map to canonical names first; returns null for a
+ * segment that is neither a shard nor an alias of one.
+ */
+export function resolveShard(
+  spelling: string,
+  aliases: Readonly<Record<string, string>>,
+): ResolvedShard | null {
+  const canonical = Object.hasOwn(aliases, spelling) ? aliases[spelling]! : spelling;
+  const platformShard = isPlatform(canonical);
+  const regionShard = isRegion(canonical);
+  if (!platformShard && !regionShard) return null;
+  const platform = platformShard ? (canonical as Platform) : REGION_PLATFORM[canonical]!;
+  return { spelling, canonical, platform, isPlatform: platformShard, isRegion: regionShard };
+}
+
+/**
+ * The spelling of a canonical shard as the client knows it: a response to a request made with
+ * an alias names shards by that client's vocabulary (`steam` for `pc-b`, `psn-eu` for …).
+ */
+export function spellShard(
+  canonical: string,
+  requested: ResolvedShard,
+  aliases: Readonly<Record<string, string>>,
+): string {
+  if (requested.spelling === requested.canonical) return canonical;
+  if (canonical === requested.canonical) return requested.spelling;
+  for (const [alias, target] of Object.entries(aliases)) {
+    if (target === canonical) return alias;
+  }
+  return canonical;
+}

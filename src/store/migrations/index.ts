@@ -1,0 +1,29 @@
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import * as initial from './0001-initial.ts';
+
+/** What a migration needs to know about the database it runs on. */
+export interface MigrationContext {
+  /** Column type for byte strings: `blob` on SQLite, `bytea` on PostgreSQL. */
+  blobType: 'blob' | 'bytea';
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- migrations are untyped by design */
+type Step = { up(db: Kysely<any>, context: MigrationContext): Promise<void> };
+
+/** Every migration, in order. Names sort in the order they must run. */
+const STEPS: Record<string, Step> = {
+  '0001-initial': initial,
+};
+
+/** The migrations as Kysely's Migrator wants them, bound to one database's context. */
+export function migrationProvider(context: MigrationContext): MigrationProvider {
+  return {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      const migrations: Record<string, Migration> = {};
+      for (const [name, step] of Object.entries(STEPS)) {
+        migrations[name] = { up: (db) => step.up(db, context) };
+      }
+      return migrations;
+    },
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * Row types of every table, as Kysely sees them. Timestamps are epoch milliseconds (UTC);
+ * booleans are 0/1 integers so both databases store them alike.
+ */
+export interface PlayersTable {
+  platform: string;
+  account_id: string;
+  /** The name of the player's most recent ingested match. */
+  name: string;
+  ban_type: string;
+  clan_id: string;
+  first_seen_at: number;
+  /** createdAt of the newest match that named the player; decides which name is current. */
+  last_seen_at: number;
+}
+
+export interface MatchesTable {
+  id: string;
+  platform: string;
+  region: string;
+  created_at: number;
+  duration: number;
+  game_mode: string;
+  map_name: string;
+  match_type: string;
+  is_custom: number;
+  season_state: string;
+  season_id: string;
+  title_id: string;
+  tournament_id: string | null;
+  asset_id: string;
+  asset_created_at: number;
+  /** Blob store key of the gzip telemetry file; null when the match came without telemetry. */
+  telemetry_key: string | null;
+  ingested_at: number;
+}
+
+export interface RostersTable {
+  match_id: string;
+  id: string;
+  team_id: number;
+  rank: number;
+  won: number;
+  /** Position in the match's roster list, so documents render in ingest order. */
+  position: number;
+}
+
+export interface ParticipantsTable {
+  match_id: string;
+  id: string;
+  roster_id: string;
+  player_id: string;
+  shard: string;
+  /** The participant's stats object as JSON, exactly as rendered in match documents. */
+  stats: string;
+  position: number;
+}
+
+export interface PlayerMatchesTable {
+  platform: string;
+  account_id: string;
+  match_id: string;
+  created_at: number;
+  game_mode: string;
+  season_id: string;
+  is_custom: number;
+}
+
+/** Per player, season and standard game mode: the running aggregates behind season stats. */
+export interface SeasonStatsTable {
+  platform: string;
+  account_id: string;
+  season_id: string;
+  game_mode: string;
+  assists: number;
+  boosts: number;
+  dbnos: number;
+  daily_kills: number;
+  daily_wins: number;
+  damage_dealt: number;
+  days: number;
+  headshot_kills: number;
+  heals: number;
+  kills: number;
+  longest_kill: number;
+  longest_time_survived: number;
+  losses: number;
+  max_kill_streaks: number;
+  revives: number;
+  ride_distance: number;
+  road_kills: number;
+  round_most_kills: number;
+  rounds_played: number;
+  suicides: number;
+  swim_distance: number;
+  team_kills: number;
+  time_survived: number;
+  top10s: number;
+  vehicle_destroys: number;
+  walk_distance: number;
+  weapons_acquired: number;
+  weekly_kills: number;
+  weekly_wins: number;
+  wins: number;
+  /** Sum of the player's placements, for average rank on leaderboards. */
+  win_place_sum: number;
+  /** UTC day number (days since 1970-01-01) of the newest match counted. */
+  last_day: number;
+  /** Week number (Monday-based weeks since 1970) of the newest match counted. */
+  last_week: number;
+  updated_at: number;
+}
+
+/** The distinct UTC days a player played a mode in a season, behind the `days` stat. */
+export interface StatDaysTable {
+  platform: string;
+  account_id: string;
+  season_id: string;
+  game_mode: string;
+  day: number;
+}
+
+export interface SeasonsTable {
+  platform: string;
+  id: string;
+  position: number;
+  starts_at: number | null;
+  is_offseason: number;
+}
+
+export interface TournamentsTable {
+  id: string;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  name: string;
+  /** SHA-256 of the key, hex; the key itself is never stored. */
+  key_hash: string;
+  rate_per_minute: number;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+/** Match documents rendered once per variant (shard spelling and base URLs), as bytes. */
+export interface MatchDocumentsTable {
+  match_id: string;
+  variant: string;
+  etag: string;
+  body: Buffer;
+  body_gzip: Buffer;
+  created_at: number;
+}
+
+export interface Database {
+  players: PlayersTable;
+  matches: MatchesTable;
+  rosters: RostersTable;
+  participants: ParticipantsTable;
+  player_matches: PlayerMatchesTable;
+  season_stats: SeasonStatsTable;
+  stat_days: StatDaysTable;
+  seasons: SeasonsTable;
+  tournaments: TournamentsTable;
+  api_keys: ApiKeysTable;
+  match_documents: MatchDocumentsTable;
+}

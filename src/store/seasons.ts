@@ -1,0 +1,49 @@
+import { PLATFORMS, type Platform } from '../domain/shards.ts';
+import { seasonCatalogue, type SeasonDefinition } from '../domain/seasons.ts';
+import type { Db, Store } from './store.ts';
+
+/**
+ * Adds the catalogue's seasons up to `now` (and the next one) that the table lacks. Existing
+ * rows are left alone, so an operator's edits to the table survive restarts.
+ */
+export async function syncSeasons(store: Store, now: number): Promise<void> {
+  await store.db.transaction().execute(async (trx) => {
+    for (const platform of PLATFORMS) {
+      const catalogue = seasonCatalogue(platform, now);
+      const known = new Set(
+        (await trx.selectFrom('seasons').select('id').where('platform', '=', platform).execute()).map((r) => r.id),
+      );
+      const missing = catalogue
+        .map((season, position) => ({ season, position }))
+        .filter(({ season }) => !known.has(season.id));
+      if (missing.length === 0) continue;
+      await trx
+        .insertInto('seasons')
+        .values(
+          missing.map(({ season, position }) => ({
+            platform,
+            id: season.id,
+            position,
+            starts_at: season.startsAt,
+            is_offseason: 0,
+          })),
+        )
+        .execute();
+    }
+  });
+}
+
+export interface SeasonRow extends SeasonDefinition {
+  isOffseason: boolean;
+}
+
+/** A platform's seasons, oldest first. */
+export async function listSeasons(db: Db, platform: Platform): Promise<SeasonRow[]> {
+  const rows = await db
+    .selectFrom('seasons')
+    .select(['id', 'starts_at', 'is_offseason'])
+    .where('platform', '=', platform)
+    .orderBy('position')
+    .execute();
+  return rows.map((row) => ({ id: row.id, startsAt: row.starts_at, isOffseason: row.is_offseason === 1 }));
+}
