@@ -1,0 +1,43 @@
+import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { Clock } from '../clock.ts';
+import type { Store } from '../store/store.ts';
+import { findApiKeyByHash, hashApiKey, type ApiKey } from '../store/api-keys.ts';
+import { unauthorized } from './jsonapi.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The verified key of a request to a keyed endpoint. */
+    apiKey: ApiKey | null;
+  }
+}
+
+/** How long a verified (or refused) key is trusted without asking the store again, in ms. */
+const CACHE_TTL_MS = 30_000;
+const CACHE_MAX_ENTRIES = 10_000;
+
+/**
+ * Builds the onRequest hook of keyed endpoints: `Authorization: Bearer <key>` must name a stored,
+ * unrevoked key, or the request ends with 401. Lookups are cached briefly so a busy key costs
+ * one hash per request rather than a query; a revocation takes effect within the TTL.
+ */
+export function apiKeyGuard(store: Store, clock: Clock): onRequestAsyncHookHandler {
+  const cache = new Map<string, { key: ApiKey | null; until: number }>();
+
+  async function lookup(hash: string): Promise<ApiKey | null> {
+    const now = clock.now();
+    const cached = cache.get(hash);
+    if (cached && cached.until > now) return cached.key;
+    const key = await findApiKeyByHash(store.db, hash);
+    if (cache.size >= CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+    cache.set(hash, { key, until: now + CACHE_TTL_MS });
+    return key;
+  }
+
+  return async function requireApiKey(request: FastifyRequest) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+    if (!match) throw unauthorized();
+    const key = await lookup(hashApiKey(match[1]!));
+    if (!key || key.revokedAt !== null) throw unauthorized();
+    request.apiKey = key;
+  };
+}

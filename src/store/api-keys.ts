@@ -1,0 +1,86 @@
+import crypto from 'node:crypto';
+import type { Db } from './store.ts';
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  ratePerMinute: number;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+/** Keys are stored as SHA-256 digests: a leaked database reveals no usable key. */
+export function hashApiKey(key: string): string {
+  return crypto.createHash('sha256').update(key).digest('hex');
+}
+
+/** A new random key: `gd_` and 40 URL-safe characters (240 bits). */
+export function generateApiKey(): string {
+  return `gd_${crypto.randomBytes(30).toString('base64url')}`;
+}
+
+/**
+ * Stores a key (its hash only) and returns its record. `key` defaults to a new random one;
+ * storing a key that already exists returns the existing record unchanged.
+ */
+export async function createApiKey(
+  db: Db,
+  options: { name: string; ratePerMinute: number; now: number; key?: string },
+): Promise<{ key: string; record: ApiKey }> {
+  const key = options.key ?? generateApiKey();
+  const keyHash = hashApiKey(key);
+  const existing = await findApiKeyByHash(db, keyHash);
+  if (existing) return { key, record: existing };
+  const record: ApiKey = {
+    id: `key_${crypto.randomBytes(6).toString('hex')}`,
+    name: options.name,
+    ratePerMinute: options.ratePerMinute,
+    createdAt: options.now,
+    revokedAt: null,
+  };
+  await db
+    .insertInto('api_keys')
+    .values({
+      id: record.id,
+      name: record.name,
+      key_hash: keyHash,
+      rate_per_minute: record.ratePerMinute,
+      created_at: record.createdAt,
+      revoked_at: null,
+    })
+    .execute();
+  return { key, record };
+}
+
+type ApiKeyRow = { id: string; name: string; rate_per_minute: number; created_at: number; revoked_at: number | null };
+
+const toApiKey = (row: ApiKeyRow): ApiKey => ({
+  id: row.id,
+  name: row.name,
+  ratePerMinute: row.rate_per_minute,
+  createdAt: row.created_at,
+  revokedAt: row.revoked_at,
+});
+
+const COLUMNS = ['id', 'name', 'rate_per_minute', 'created_at', 'revoked_at'] as const;
+
+/** The key with this hash, revoked or not; null when unknown. */
+export async function findApiKeyByHash(db: Db, keyHash: string): Promise<ApiKey | null> {
+  const row = await db.selectFrom('api_keys').select(COLUMNS).where('key_hash', '=', keyHash).executeTakeFirst();
+  return row ? toApiKey(row) : null;
+}
+
+export async function listApiKeys(db: Db): Promise<ApiKey[]> {
+  const rows = await db.selectFrom('api_keys').select(COLUMNS).orderBy('created_at').orderBy('id').execute();
+  return rows.map(toApiKey);
+}
+
+/** Marks a key revoked; returns false when no such key exists. Revoking twice keeps the first time. */
+export async function revokeApiKey(db: Db, id: string, now: number): Promise<boolean> {
+  const key = await db.selectFrom('api_keys').select('revoked_at').where('id', '=', id).executeTakeFirst();
+  if (!key) return false;
+  if (key.revoked_at === null) {
+    await db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', id).execute();
+  }
+  return true;
+}

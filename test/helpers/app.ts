@@ -1,0 +1,61 @@
+/**
+ * Builds the real application for `inject` tests: a fresh store (per test database), a blob
+ * store in a temporary directory, a fixed clock and a config from the same loader production uses.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { fixedClock } from '../../src/clock.ts';
+import { directoryBlobStore } from '../../src/blobs/directory-blob-store.ts';
+import type { BlobStore } from '../../src/blobs/blob-store.ts';
+import type { Store } from '../../src/store/store.ts';
+import { createApiKey } from '../../src/store/api-keys.ts';
+import { syncSeasons } from '../../src/store/seasons.ts';
+import type { TestDatabase } from './stores.ts';
+
+export const TEST_NOW = '2026-11-20T12:00:00Z';
+export const TEST_BASE_URL = 'https://api.test.example';
+
+export interface TestApp {
+  app: FastifyInstance;
+  store: Store;
+  blobs: BlobStore;
+  config: Readonly<Config>;
+  clock: ReturnType<typeof fixedClock>;
+  /** A valid API key (10,000 requests a minute). */
+  apiKey: string;
+  /** Headers of an authorized request. */
+  auth: { authorization: string };
+  close(): Promise<void>;
+}
+
+export async function createTestApp(
+  database: TestDatabase,
+  env: Record<string, string> = {},
+): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-test-'));
+  const config = loadConfig({ DATA_DIR: dataDir, PUBLIC_BASE_URL: TEST_BASE_URL, ...env });
+  const clock = fixedClock(TEST_NOW);
+  const store = await database.open();
+  await syncSeasons(store, clock.now());
+  const blobs = directoryBlobStore(path.join(dataDir, 'blobs'));
+  const { key } = await createApiKey(store.db, { name: 'test', ratePerMinute: 10_000, now: clock.now() });
+  const app = await buildApp({ config, store, blobs, clock, logger: false });
+  return {
+    app,
+    store,
+    blobs,
+    config,
+    clock,
+    apiKey: key,
+    auth: { authorization: `Bearer ${key}` },
+    async close() {
+      await app.close();
+      await store.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
