@@ -1,0 +1,164 @@
+/**
+ * The `gamedata` command line: every subcommand but `serve`'s listening loop (which lives in
+ * `src/main.ts`). Commands load the config lazily, so `--help` works whatever the environment.
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { loadConfig, type Config } from '../config.ts';
+import { fixedClock, systemClock } from '../clock.ts';
+import { openRuntime, type Runtime } from '../runtime.ts';
+import { createApiKey, listApiKeys, revokeApiKey } from '../store/api-keys.ts';
+import { ensureDemoApiKey } from './demo-key.ts';
+import { populateDemo } from '../demo/populate-demo.ts';
+import { ingestPath } from '../ingest/ingest-source.ts';
+
+export interface CliIo {
+  env: Record<string, string | undefined>;
+  out(line: string): void;
+  err(line: string): void;
+  /** Whether stderr is a terminal (progress bars only then). */
+  interactive: boolean;
+}
+
+const positiveInteger = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+};
+const positiveNumber = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number');
+  return n;
+};
+const instant = (value: string): number => {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw new InvalidArgumentError('expected an ISO 8601 date-time');
+  return ms;
+};
+
+/** Runs `work` with a runtime opened from the environment, closing it afterwards. */
+async function withRuntime<T>(
+  io: CliIo,
+  work: (runtime: Runtime) => Promise<T>,
+  now?: number,
+): Promise<T> {
+  const runtime = await openRuntime(loadConfig(io.env), now === undefined ? systemClock : fixedClock(now));
+  try {
+    return await work(runtime);
+  } finally {
+    await runtime.close();
+  }
+}
+
+export function buildProgram(io: CliIo, serve: (config: Readonly<Config>) => Promise<void>): Command {
+  const program = new Command('gamedata')
+    .description('Self-hostable game data API: serve it, fill it, manage its keys.')
+    .showHelpAfterError();
+
+  program
+    .command('serve', { isDefault: true })
+    .description('Start the API (generating demo data first when the store is empty and DEMO_DATA=auto).')
+    .action(() => serve(loadConfig(io.env)));
+
+  program
+    .command('demo')
+    .description('Generate the demo data set through the ingest pipeline and register the demo API key.')
+    .addOption(new Option('--seed <n>', 'generator seed (default: DEMO_SEED)').argParser(Number))
+    .addOption(new Option('--scale <x>', 'multiplies the number of matches').argParser(positiveNumber).default(1))
+    .addOption(new Option('--now <iso>', 'end of the generated 14 days (default: now)').argParser(instant))
+    .action(async (options: { seed?: number; scale: number; now?: number }) => {
+      await withRuntime(
+        io,
+        async (runtime) => {
+          const summary = await populateDemo(runtime, {
+            seed: options.seed ?? runtime.config.demoSeed,
+            scale: options.scale,
+            now: runtime.clock.now(),
+            progress: io.interactive,
+          });
+          io.out(
+            `Demo data: ${summary.matches} matches (${summary.ingested} new, ${summary.duplicates} already stored), ` +
+              `${summary.players} players in ${(summary.ms / 1000).toFixed(1)} s`,
+          );
+          io.out(`Demo API key: ${await ensureDemoApiKey(runtime)}`);
+        },
+        options.now,
+      );
+    });
+
+  program
+    .command('ingest')
+    .description('Ingest finished matches: a JSON file, a directory of them, or - for standard input.')
+    .argument('<source>', 'file, directory or -')
+    .option('--region <shard>', 'platform-region shard for recorded documents that do not name one')
+    .option('--telemetry <file>', 'telemetry file (JSON or gzip) of a single recorded match document')
+    .action(async (source: string, options: { region?: string; telemetry?: string }) => {
+      await withRuntime(io, async (runtime) => {
+        const results = await ingestPath(runtime, source, options);
+        let failed = 0;
+        for (const result of results) {
+          if (result.status === 'error') {
+            failed++;
+            io.err(`error     ${result.source}: ${result.message}`);
+          } else {
+            io.out(`${result.status.padEnd(9)} ${result.matchId} (${result.source})`);
+          }
+        }
+        io.out(`${results.length - failed} ingested or already stored, ${failed} refused`);
+        if (failed > 0) process.exitCode = 1;
+      });
+    });
+
+  const keys = program.command('keys').description('Manage API keys (stored hashed; shown once).');
+  keys
+    .command('create')
+    .description('Create a key; the key alone is printed on the last line.')
+    .requiredOption('--name <name>', 'who or what the key is for')
+    .addOption(new Option('--rpm <n>', 'requests per minute').argParser(positiveInteger).default(10))
+    .action(async (options: { name: string; rpm: number }) => {
+      await withRuntime(io, async (runtime) => {
+        const { key, record } = await createApiKey(runtime.store.db, {
+          name: options.name,
+          ratePerMinute: options.rpm,
+          now: runtime.clock.now(),
+        });
+        io.out(`Created ${record.id} "${record.name}" (${record.ratePerMinute} requests/minute). The key:`);
+        io.out(key);
+      });
+    });
+  keys
+    .command('list')
+    .description('List keys (never the keys themselves).')
+    .action(async () => {
+      await withRuntime(io, async (runtime) => {
+        for (const key of await listApiKeys(runtime.store.db)) {
+          const state = key.revokedAt === null ? 'active' : `revoked ${new Date(key.revokedAt).toISOString()}`;
+          io.out(
+            `${key.id}\t${key.name}\t${key.ratePerMinute}/min\tcreated ${new Date(key.createdAt).toISOString()}\t${state}`,
+          );
+        }
+      });
+    });
+  keys
+    .command('revoke')
+    .description('Revoke a key by its id (key_…).')
+    .argument('<id>')
+    .action(async (id: string) => {
+      await withRuntime(io, async (runtime) => {
+        if (await revokeApiKey(runtime.store.db, id, runtime.clock.now())) {
+          io.out(`Revoked ${id}`);
+        } else {
+          io.err(`No key ${id}`);
+          process.exitCode = 1;
+        }
+      });
+    });
+
+  program
+    .command('migrate')
+    .description('Apply pending database migrations and exit.')
+    .action(async () => {
+      await withRuntime(io, async () => io.out('The store is migrated to the latest schema.'));
+    });
+
+  return program;
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+/**
+ * The process entry point and the only module that reads the environment, listens on a port and
+ * handles signals. `gamedata <command>` and `npm start` (= `gamedata serve`) both land here.
+ */
+import { buildApp } from './app.ts';
+import { ConfigError, type Config } from './config.ts';
+import { buildProgram } from './cli/program.ts';
+import { ensureDemoApiKey, isStoreEmpty } from './cli/demo-key.ts';
+import { openRuntime } from './runtime.ts';
+import { populateDemo } from './demo/populate-demo.ts';
+
+async function serve(config: Readonly<Config>): Promise<void> {
+  const runtime = await openRuntime(config);
+  if (config.demoData === 'auto' && (await isStoreEmpty(runtime))) {
+    process.stderr.write('The store is empty: generating the demo data set (DEMO_DATA=off to skip)…\n');
+    const summary = await populateDemo(runtime, {
+      seed: config.demoSeed,
+      scale: 1,
+      now: runtime.clock.now(),
+      progress: process.stderr.isTTY === true,
+    });
+    process.stderr.write(
+      `Demo data: ${summary.matches} matches, ${summary.players} players in ${(summary.ms / 1000).toFixed(1)} s\n`,
+    );
+  }
+  const demoKey =
+    config.demoData === 'auto' || config.demoApiKey !== null ? await ensureDemoApiKey(runtime) : null;
+
+  const app = await buildApp({
+    ...runtime,
+    logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
+  });
+  await app.listen({ port: config.port, host: config.host });
+
+  const lines = [`gamedata-api is serving ${config.publicBaseUrl}`];
+  if (demoKey !== null) {
+    lines.push(`Demo API key: ${demoKey}`);
+    lines.push(
+      `Try: curl -H "Authorization: Bearer ${demoKey}" "${config.publicBaseUrl}/shards/pc-b/seasons"`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  let closing = false;
+  const shutdown = async (signal: string): Promise<void> => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await runtime.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+const program = buildProgram(
+  {
+    env: process.env,
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+    interactive: process.stderr.isTTY === true,
+  },
+  serve,
+);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(`gamedata: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  }
+  process.exit(1);
+}

@@ -1,0 +1,26 @@
+/**
+ * The long-lived dependencies every command and the server share, opened from a config: the
+ * store (migrated), the blob store and the clock.
+ */
+import path from 'node:path';
+import type { Config } from './config.ts';
+import { systemClock, type Clock } from './clock.ts';
+import { openStore, type Store } from './store/store.ts';
+import { syncSeasons } from './store/seasons.ts';
+import { directoryBlobStore } from './blobs/directory-blob-store.ts';
+import type { BlobStore } from './blobs/blob-store.ts';
+
+export interface Runtime {
+  config: Readonly<Config>;
+  store: Store;
+  blobs: BlobStore;
+  clock: Clock;
+  close(): Promise<void>;
+}
+
+export async function openRuntime(config: Readonly<Config>, clock: Clock = systemClock): Promise<Runtime> {
+  const store = await openStore(config.databaseUrl);
+  await syncSeasons(store, clock.now());
+  const blobs = directoryBlobStore(path.join(config.dataDir, 'blobs'));
+  return { config, store, blobs, clock, close: () => store.close() };
+}
