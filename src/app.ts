@@ -11,6 +11,8 @@ import type { Config } from './config.ts';
 import type { Clock } from './clock.ts';
 import type { Store } from './store/store.ts';
 import type { BlobStore } from './blobs/blob-store.ts';
+import type { Redis } from 'ioredis';
+import { registerRateLimits } from './http/rate-limit.ts';
 import { registerContentNegotiation } from './http/content-negotiation.ts';
 import { ApiError, badRequest, internalError, notFound, sendError } from './http/jsonapi.ts';
 import { apiKeyGuard } from './http/api-key-guard.ts';
@@ -21,6 +23,8 @@ export interface AppDeps {
   store: Store;
   blobs: BlobStore;
   clock: Clock;
+  /** Shared rate-limit counters; null keeps them in this process's memory. */
+  redis?: Redis | null;
   /** Fastify logger option: false for none (tests), or pino options. */
   logger?: FastifyServerOptions['logger'];
 }
@@ -72,6 +76,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
 
   const context: RouteContext = { ...deps, requireApiKey: apiKeyGuard(deps.store, deps.clock) };
+  await registerRateLimits(app, {
+    redis: deps.redis ?? null,
+    clock: deps.clock,
+    isKeyed: (route) => [route.onRequest].flat().includes(context.requireApiKey),
+  });
   for (const registerRoutes of ROUTES) registerRoutes(app, context);
   return app;
 }

@@ -61,6 +61,18 @@ const Env = Type.Object({
     description:
       'Extra shard spellings, `alias=shard,…`; `vendor` (default) accepts the real service\'s names (steam, kakao, psn, xbox, psn-eu …), `none` only the spec\'s.',
   }),
+  REDIS_URL: Type.Optional(
+    Type.String({
+      pattern: '^rediss?://.+',
+      description:
+        'Redis for rate-limit counters shared by every instance (`redis://host:6379`). Default: counters in memory.',
+    }),
+  ),
+  RATE_LIMIT_PER_MINUTE: Type.Integer({
+    minimum: 1,
+    default: 10,
+    description: 'Default per-minute request budget of a new API key (`keys create --rpm` overrides).',
+  }),
   MATCH_CACHE_MB: Type.Integer({
     minimum: 0,
     default: 64,
@@ -87,6 +99,8 @@ export interface Config {
   /** Days match data is served; 0 = forever. */
   retentionDays: number;
   shardAliases: Readonly<Record<string, string>>;
+  redisUrl: string | null;
+  defaultRatePerMinute: number;
   matchCacheBytes: number;
   logLevel: string;
 }
@@ -131,6 +145,8 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     demoSeed: parsed.DEMO_SEED,
     retentionDays: parsed.RETENTION_DAYS,
     shardAliases: Object.freeze(aliases),
+    redisUrl: parsed.REDIS_URL ?? null,
+    defaultRatePerMinute: parsed.RATE_LIMIT_PER_MINUTE,
     matchCacheBytes: parsed.MATCH_CACHE_MB * 1024 * 1024,
     logLevel: parsed.LOG_LEVEL,
   });

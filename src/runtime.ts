@@ -9,12 +9,15 @@ import { openStore, type Store } from './store/store.ts';
 import { syncSeasons } from './store/seasons.ts';
 import { directoryBlobStore } from './blobs/directory-blob-store.ts';
 import type { BlobStore } from './blobs/blob-store.ts';
+import { Redis } from 'ioredis';
 
 export interface Runtime {
   config: Readonly<Config>;
   store: Store;
   blobs: BlobStore;
   clock: Clock;
+  /** Shared rate-limit counters when REDIS_URL is set. */
+  redis: Redis | null;
   close(): Promise<void>;
 }
 
@@ -22,5 +25,17 @@ export async function openRuntime(config: Readonly<Config>, clock: Clock = syste
   const store = await openStore(config.databaseUrl);
   await syncSeasons(store, clock.now());
   const blobs = directoryBlobStore(path.join(config.dataDir, 'blobs'));
-  return { config, store, blobs, clock, close: () => store.close() };
+  // Only the rate limiter uses Redis; connect lazily so commands that never serve don't wait on it.
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 }) : null;
+  return {
+    config,
+    store,
+    blobs,
+    clock,
+    redis,
+    async close() {
+      redis?.disconnect();
+      await store.close();
+    },
+  };
 }

@@ -113,12 +113,16 @@ export function buildProgram(io: CliIo, serve: (config: Readonly<Config>) => Pro
     .command('create')
     .description('Create a key; the key alone is printed on the last line.')
     .requiredOption('--name <name>', 'who or what the key is for')
-    .addOption(new Option('--rpm <n>', 'requests per minute').argParser(positiveInteger).default(10))
-    .action(async (options: { name: string; rpm: number }) => {
+    .addOption(
+      new Option('--rpm <n>', 'requests per minute (default: RATE_LIMIT_PER_MINUTE)').argParser(
+        positiveInteger,
+      ),
+    )
+    .action(async (options: { name: string; rpm?: number }) => {
       await withRuntime(io, async (runtime) => {
         const { key, record } = await createApiKey(runtime.store.db, {
           name: options.name,
-          ratePerMinute: options.rpm,
+          ratePerMinute: options.rpm ?? runtime.config.defaultRatePerMinute,
           now: runtime.clock.now(),
         });
         io.out(`Created ${record.id} "${record.name}" (${record.ratePerMinute} requests/minute). The key:`);
