@@ -73,6 +73,30 @@ const Env = Type.Object({
     default: 10,
     description: 'Default per-minute request budget of a new API key (`keys create --rpm` overrides).',
   }),
+  JOBS: Type.Union([Type.Literal('on'), Type.Literal('off')], {
+    default: 'on',
+    description: '`on`: `serve` runs the leaderboard, samples and retention jobs on schedule; `off`: never.',
+  }),
+  LEADERBOARD_INTERVAL_MINUTES: Type.Integer({
+    minimum: 1,
+    default: 120,
+    description: 'Minutes between leaderboard rebuilds.',
+  }),
+  SAMPLES_INTERVAL_HOURS: Type.Integer({
+    minimum: 1,
+    default: 24,
+    description: 'Hours between sample lists of a region.',
+  }),
+  SAMPLE_SIZE: Type.Integer({
+    minimum: 1,
+    default: 500,
+    description: 'Matches picked at random for one region\'s sample list.',
+  }),
+  RETENTION_INTERVAL_MINUTES: Type.Integer({
+    minimum: 1,
+    default: 60,
+    description: 'Minutes between retention purges.',
+  }),
   MATCH_CACHE_MB: Type.Integer({
     minimum: 0,
     default: 64,
@@ -102,6 +126,11 @@ export interface Config {
   redisUrl: string | null;
   defaultRatePerMinute: number;
   matchCacheBytes: number;
+  jobs: 'on' | 'off';
+  leaderboardIntervalMinutes: number;
+  samplesIntervalHours: number;
+  sampleSize: number;
+  retentionIntervalMinutes: number;
   logLevel: string;
 }
 
@@ -148,6 +177,11 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     redisUrl: parsed.REDIS_URL ?? null,
     defaultRatePerMinute: parsed.RATE_LIMIT_PER_MINUTE,
     matchCacheBytes: parsed.MATCH_CACHE_MB * 1024 * 1024,
+    jobs: parsed.JOBS,
+    leaderboardIntervalMinutes: parsed.LEADERBOARD_INTERVAL_MINUTES,
+    samplesIntervalHours: parsed.SAMPLES_INTERVAL_HOURS,
+    sampleSize: parsed.SAMPLE_SIZE,
+    retentionIntervalMinutes: parsed.RETENTION_INTERVAL_MINUTES,
     logLevel: parsed.LOG_LEVEL,
   });
 }

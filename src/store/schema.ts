@@ -12,6 +12,8 @@ export interface PlayersTable {
   first_seen_at: number;
   /** createdAt of the newest match that named the player; decides which name is current. */
   last_seen_at: number;
+  /** Region shard of the player's newest match ('' before any); places them on regional leaderboards. */
+  region: string;
 }
 
 export interface MatchesTable {
@@ -153,6 +155,60 @@ export interface MatchDocumentsTable {
   created_at: number;
 }
 
+export interface JobLocksTable {
+  name: string;
+  /** The instance holding the lease, null when free. */
+  owner: string | null;
+  /** The lease ends here (epoch ms); another instance may take the job after it. */
+  locked_until: number;
+  last_started_at: number | null;
+  last_finished_at: number | null;
+  last_error: string | null;
+}
+
+export interface LeaderboardsTable {
+  platform: string;
+  season_id: string;
+  game_mode: string;
+  /** Id of the current build; its entries are in leaderboard_entries. */
+  id: string;
+  built_at: number;
+  /** When the next rebuild is due: responses are cacheable until then. */
+  expires_at: number;
+}
+
+export interface LeaderboardEntriesTable {
+  leaderboard_id: string;
+  rank: number;
+  account_id: string;
+  name: string;
+  region: string;
+  rank_points: number;
+  games: number;
+  wins: number;
+  kills: number;
+  damage_dealt: number;
+  win_place_sum: number;
+  tier: string;
+  sub_tier: string;
+}
+
+export interface SampleListsTable {
+  id: string;
+  region: string;
+  /** The sample's time: the end of the 24-hour window its matches were created in. */
+  created_at: number;
+  window_start: number;
+  /** Bumped whenever the list's matches change (a purge), so rendered copies know they are stale. */
+  revision: number;
+}
+
+export interface SampleMatchesTable {
+  sample_id: string;
+  match_id: string;
+  position: number;
+}
+
 export interface Database {
   players: PlayersTable;
   matches: MatchesTable;
@@ -165,4 +221,9 @@ export interface Database {
   tournaments: TournamentsTable;
   api_keys: ApiKeysTable;
   match_documents: MatchDocumentsTable;
+  job_locks: JobLocksTable;
+  leaderboards: LeaderboardsTable;
+  leaderboard_entries: LeaderboardEntriesTable;
+  sample_lists: SampleListsTable;
+  sample_matches: SampleMatchesTable;
 }

@@ -1,5 +1,6 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import * as initial from './0001-initial.ts';
+import * as jobsLeaderboardsSamples from './0002-jobs-leaderboards-samples.ts';
 
 /** What a migration needs to know about the database it runs on. */
 export interface MigrationContext {
@@ -13,6 +14,7 @@ type Step = { up(db: Kysely<any>, context: MigrationContext): Promise<void> };
 /** Every migration, in order. Names sort in the order they must run. */
 const STEPS: Record<string, Step> = {
   '0001-initial': initial,
+  '0002-jobs-leaderboards-samples': jobsLeaderboardsSamples,
 };
 
 /** The migrations as Kysely's Migrator wants them, bound to one database's context. */

@@ -1,0 +1,60 @@
+import type { Db } from './store.ts';
+
+export interface JobState {
+  name: string;
+  owner: string | null;
+  lockedUntil: number;
+  lastStartedAt: number | null;
+  lastFinishedAt: number | null;
+  lastError: string | null;
+}
+
+/**
+ * Takes the job's lease for `leaseMs` if nobody holds it (or the holder's lease ran out, e.g.
+ * it crashed). One conditional UPDATE decides, so of several instances racing exactly one
+ * wins, on SQLite and PostgreSQL alike. Returns whether this owner got it.
+ */
+export async function acquireJobLease(
+  db: Db,
+  options: { name: string; owner: string; now: number; leaseMs: number },
+): Promise<boolean> {
+  await db
+    .insertInto('job_locks')
+    .values({ name: options.name, owner: null, locked_until: 0 })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  const result = await db
+    .updateTable('job_locks')
+    .set({ owner: options.owner, locked_until: options.now + options.leaseMs, last_started_at: options.now })
+    .where('name', '=', options.name)
+    .where('locked_until', '<=', options.now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Gives the lease back and records how the run ended (error message or null). */
+export async function releaseJobLease(
+  db: Db,
+  options: { name: string; owner: string; now: number; error: string | null },
+): Promise<void> {
+  await db
+    .updateTable('job_locks')
+    .set({ owner: null, locked_until: 0, last_finished_at: options.now, last_error: options.error })
+    .where('name', '=', options.name)
+    .where('owner', '=', options.owner)
+    .execute();
+}
+
+export async function jobState(db: Db, name: string): Promise<JobState | null> {
+  const row = await db.selectFrom('job_locks').selectAll().where('name', '=', name).executeTakeFirst();
+  return row
+    ? {
+        name: row.name,
+        owner: row.owner,
+        lockedUntil: row.locked_until,
+        lastStartedAt: row.last_started_at,
+        lastFinishedAt: row.last_finished_at,
+        lastError: row.last_error,
+      }
+    : null;
+}

@@ -1,0 +1,79 @@
+import type { Db } from './store.ts';
+
+/** The oldest matches created before `cutoff`, at most `limit`, with their telemetry blob keys. */
+export async function findExpiredMatches(
+  db: Db,
+  cutoff: number,
+  limit: number,
+): Promise<Array<{ id: string; telemetryKey: string | null }>> {
+  const rows = await db
+    .selectFrom('matches')
+    .select(['id', 'telemetry_key'])
+    .where('created_at', '<', cutoff)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ id: row.id, telemetryKey: row.telemetry_key }));
+}
+
+/**
+ * Deletes matches and everything that refers to them — rosters, participants, player match-list
+ * entries, rendered documents, sample entries — in one transaction. Sample lists that lose
+ * entries get a new revision, so rendered copies are rebuilt. Season aggregates stay.
+ */
+export async function deleteMatches(db: Db, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.transaction().execute(async (trx) => {
+    const touchedSamples = await trx
+      .selectFrom('sample_matches')
+      .select('sample_id')
+      .distinct()
+      .where('match_id', 'in', ids)
+      .execute();
+    for (const table of ['participants', 'rosters', 'match_documents'] as const) {
+      await trx.deleteFrom(table).where('match_id', 'in', ids).execute();
+    }
+    await trx.deleteFrom('player_matches').where('match_id', 'in', ids).execute();
+    await trx.deleteFrom('sample_matches').where('match_id', 'in', ids).execute();
+    await trx.deleteFrom('matches').where('id', 'in', ids).execute();
+    if (touchedSamples.length > 0) {
+      await trx
+        .updateTable('sample_lists')
+        .set((eb) => ({ revision: eb('revision', '+', 1) }))
+        .where(
+          'id',
+          'in',
+          touchedSamples.map((row) => row.sample_id),
+        )
+        .execute();
+    }
+  });
+}
+
+/** Deletes sample lists created before `cutoff` with their entries; returns how many. */
+export async function deleteExpiredSampleLists(db: Db, cutoff: number): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const expired = (
+      await trx.selectFrom('sample_lists').select('id').where('created_at', '<', cutoff).execute()
+    ).map((row) => row.id);
+    if (expired.length === 0) return 0;
+    await trx.deleteFrom('sample_matches').where('sample_id', 'in', expired).execute();
+    await trx.deleteFrom('sample_lists').where('id', 'in', expired).execute();
+    return expired.length;
+  });
+}
+
+/** Deletes tournaments none of whose matches remain; returns how many. */
+export async function deleteEmptyTournaments(db: Db): Promise<number> {
+  const result = await db
+    .deleteFrom('tournaments')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('matches').select('matches.id').whereRef('matches.tournament_id', '=', 'tournaments.id'),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
