@@ -1,7 +1,7 @@
 /**
  * Retention: match data is served and kept for RETENTION_DAYS; 0 keeps it forever.
  */
-export const DAY_MS = 86_400_000;
+import { DAY_MS } from './time.ts';
 
 /** The oldest createdAt still within the window at `now` (epoch ms); -Infinity when retention is off. */
 export function retentionCutoff(retentionDays: number, now: number): number {

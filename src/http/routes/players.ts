@@ -1,0 +1,74 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { RouteContext } from '../../app.ts';
+import { retentionWindowMs } from '../../config.ts';
+import type { ResolvedShard } from '../../domain/shards.ts';
+import { findPlayer, listRecentMatchIds, searchPlayers, type Player } from '../../store/players.ts';
+import { renderPlayer, renderPlayerList } from '../../presenters/player-document.ts';
+import { NO_PLAYERS_FOUND, notFound, selfLink, sendDocument } from '../jsonapi.ts';
+import { PlayerFilterQuery, playerFilter } from '../player-filter.ts';
+import { markDeprecatedRegion, platformSpelling, requestShard } from '../shards.ts';
+
+const ShardParams = Type.Object({ shard: Type.String() });
+const PlayerParams = Type.Object({ shard: Type.String(), accountId: Type.String() });
+
+/**
+ * `GET /shards/:shard/players?filter[…]` and `GET /shards/:shard/players/:accountId` (keyed).
+ * A platform-region shard is deprecated here and answered as its platform (all regions).
+ */
+export function playerRoutes(app: FastifyInstance, context: RouteContext): void {
+  const { config, store, clock } = context;
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  /** Sends players with their match lists of the retention window: a list, or the one player. */
+  async function sendPlayers(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    shard: ResolvedShard,
+    players: Player[],
+    as: 'list' | 'single',
+  ): Promise<FastifyReply> {
+    const since = clock.now() - retentionWindowMs(config);
+    const ids = players.map((player) => player.accountId);
+    const matches = await listRecentMatchIds(store.db, shard.platform, ids, since);
+    const views = players.map((player) => ({
+      ...player,
+      matchIds: matches.get(player.accountId) ?? [],
+    }));
+    const spelling = platformSpelling(shard, config);
+    const self = selfLink(config.publicBaseUrl, request);
+    const body =
+      as === 'list'
+        ? renderPlayerList(views, spelling, config.publicBaseUrl, self)
+        : renderPlayer(views[0]!, spelling, config.publicBaseUrl, self);
+    markDeprecatedRegion(shard, reply);
+    return sendDocument(request, reply, body);
+  }
+
+  routes.get(
+    '/shards/:shard/players',
+    {
+      schema: { params: ShardParams, querystring: PlayerFilterQuery },
+      onRequest: context.requireApiKey,
+    },
+    async (request, reply) => {
+      const shard = requestShard(request.params.shard, config);
+      const players = await searchPlayers(store.db, shard.platform, playerFilter(request.query));
+      if (players.length === 0) throw notFound(NO_PLAYERS_FOUND);
+      return sendPlayers(request, reply, shard, players, 'list');
+    },
+  );
+
+  routes.get(
+    '/shards/:shard/players/:accountId',
+    { schema: { params: PlayerParams }, onRequest: context.requireApiKey },
+    async (request, reply) => {
+      const { accountId } = request.params;
+      const shard = requestShard(request.params.shard, config);
+      const player = await findPlayer(store.db, shard.platform, accountId);
+      if (!player) throw notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
+      return sendPlayers(request, reply, shard, [player], 'single');
+    },
+  );
+}

@@ -1,0 +1,156 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { RouteContext } from '../../app.ts';
+import { retentionWindowMs } from '../../config.ts';
+import {
+  STANDARD_GAME_MODES,
+  isStandardGameMode,
+  type StandardGameMode,
+} from '../../domain/game-modes.ts';
+import { FIRST_LIFETIME_SEASON, LIFETIME, seasonStatsShardRule } from '../../domain/seasons.ts';
+import { isPcPlatform, type ResolvedShard } from '../../domain/shards.ts';
+import { findPlayer, findPlayersByIds } from '../../store/players.ts';
+import { findSeasonStatsRows, listStatsMatchIds } from '../../store/player-stats.ts';
+import {
+  renderPlayerSeason,
+  renderPlayerSeasonList,
+  type PlayerSeasonView,
+} from '../../presenters/season-stats-document.ts';
+import { NO_PLAYERS_FOUND, notFound, selfLink, sendDocument } from '../jsonapi.ts';
+import { PlayerFilterQuery, playerIdsFilter } from '../player-filter.ts';
+import { seasonListsFor } from '../season-lists.ts';
+import { enforceShardRule, requestShard } from '../shards.ts';
+
+/** Most match ids a season stats record lists per game mode (REFERENCE §1.7). */
+const MATCHES_PER_MODE = 32;
+
+const PlayerSeasonParams = Type.Object({
+  shard: Type.String(),
+  accountId: Type.String(),
+  seasonId: Type.String(),
+});
+const BatchParams = Type.Object({
+  shard: Type.String(),
+  seasonId: Type.String(),
+  gameMode: Type.String(),
+});
+
+/** Which stats a request reads: the aggregate rows' season, and the bounds of the match lists. */
+interface StatsScope {
+  platform: string;
+  /** A season id, or `lifetime`. */
+  seasonId: string;
+  /** Season of the listed matches; null for lifetime (every season since the first counted). */
+  listSeasonId: string | null;
+  /** Listed matches are created at or after this instant, epoch ms. */
+  since: number;
+}
+
+/**
+ * `GET /shards/:shard/players/:accountId/seasons/:seasonId` (a season or `lifetime`) and the
+ * batch form `GET /shards/:shard/seasons/:seasonId/gameMode/:gameMode/players?filter[playerIds]=…`
+ * (keyed). Shard rules per spec §4: PC seasons after 2018-09 and lifetime on the platform shard,
+ * earlier seasons on a platform-region shard, other platforms' seasons on either; lifetime on PC only.
+ */
+export function seasonStatsRoutes(app: FastifyInstance, context: RouteContext): void {
+  const { config, store, clock } = context;
+  const seasonLists = seasonListsFor(store, clock);
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  /** Checks the season and the shard kind it needs; throws 404 for an unknown season, 400 for a wrong shard. */
+  async function statsScope(shard: ResolvedShard, seasonId: string): Promise<StatsScope> {
+    const retentionStart = clock.now() - retentionWindowMs(config);
+    const list = await seasonLists.get(shard.platform);
+    if (seasonId === LIFETIME) {
+      enforceShardRule(
+        shard,
+        { platform: true, region: false, pcOnly: true },
+        'Lifetime stats',
+        config,
+      );
+      const first = list.seasons.find((season) => season.id === FIRST_LIFETIME_SEASON.pc);
+      const since = Math.max(retentionStart, first?.startsAt ?? -Infinity);
+      return { platform: shard.platform, seasonId, listSeasonId: null, since };
+    }
+    if (!list.ids.has(seasonId))
+      throw notFound(`Unknown season '${seasonId}' on shard '${shard.spelling}'`);
+    const rule = seasonStatsShardRule(isPcPlatform(shard.platform), seasonId);
+    enforceShardRule(shard, rule, `Season stats of ${seasonId}`, config);
+    return { platform: shard.platform, seasonId, listSeasonId: seasonId, since: retentionStart };
+  }
+
+  /** The stats of these players in these modes: one query for the aggregates, one for the match lists. */
+  async function playerSeasons(
+    scope: StatsScope,
+    accountIds: readonly string[],
+    gameModes: readonly StandardGameMode[],
+  ): Promise<PlayerSeasonView[]> {
+    const [stats, matches] = await Promise.all([
+      findSeasonStatsRows(store.db, { ...scope, accountIds, gameModes }),
+      listStatsMatchIds(store.db, {
+        platform: scope.platform,
+        accountIds,
+        gameModes,
+        seasonId: scope.listSeasonId,
+        since: scope.since,
+        perMode: MATCHES_PER_MODE,
+      }),
+    ]);
+    return accountIds.map((accountId) => ({
+      accountId,
+      seasonId: scope.seasonId,
+      gameModes,
+      stats: stats.get(accountId),
+      matches: matches.get(accountId),
+    }));
+  }
+
+  routes.get(
+    '/shards/:shard/players/:accountId/seasons/:seasonId',
+    { schema: { params: PlayerSeasonParams }, onRequest: context.requireApiKey },
+    async (request, reply) => {
+      const { accountId, seasonId } = request.params;
+      const shard = requestShard(request.params.shard, config);
+      const scope = await statsScope(shard, seasonId);
+      const [player, [view]] = await Promise.all([
+        findPlayer(store.db, shard.platform, accountId),
+        playerSeasons(scope, [accountId], STANDARD_GAME_MODES),
+      ]);
+      if (!player) throw notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
+      return sendDocument(
+        request,
+        reply,
+        renderPlayerSeason(view!, selfLink(config.publicBaseUrl, request)),
+      );
+    },
+  );
+
+  routes.get(
+    '/shards/:shard/seasons/:seasonId/gameMode/:gameMode/players',
+    {
+      schema: { params: BatchParams, querystring: PlayerFilterQuery },
+      onRequest: context.requireApiKey,
+    },
+    async (request, reply) => {
+      const { seasonId, gameMode } = request.params;
+      const shard = requestShard(request.params.shard, config);
+      if (!isStandardGameMode(gameMode)) {
+        throw notFound(`Unknown game mode '${gameMode}'; one of ${STANDARD_GAME_MODES.join(', ')}`);
+      }
+      const accountIds = playerIdsFilter(request.query);
+      const scope = await statsScope(shard, seasonId);
+      const [players, views] = await Promise.all([
+        findPlayersByIds(store.db, shard.platform, accountIds),
+        playerSeasons(scope, accountIds, [gameMode]),
+      ]);
+      const found = views.filter((view) => players.has(view.accountId));
+      if (found.length === 0) throw notFound(NO_PLAYERS_FOUND);
+      return sendDocument(
+        request,
+        reply,
+        renderPlayerSeasonList(found, selfLink(config.publicBaseUrl, request)),
+      );
+    },
+  );
+}

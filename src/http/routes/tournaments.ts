@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { RouteContext } from '../../app.ts';
+import { retentionCutoff } from '../../domain/retention.ts';
+import { findTournament, listTournaments } from '../../store/tournaments.ts';
+import { renderTournament, renderTournamentList } from '../../presenters/tournament-documents.ts';
+import { notFound, selfLink, sendDocument } from '../jsonapi.ts';
+
+/**
+ * `GET /tournaments` and `GET /tournaments/<id>` (keyed, no shard segment). Only matches inside
+ * the retention window are listed; a tournament whose matches all expired is gone.
+ */
+export function tournamentRoutes(app: FastifyInstance, context: RouteContext): void {
+  const { config, store, clock } = context;
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+  const since = (): number => retentionCutoff(config.retentionDays, clock.now());
+
+  routes.get('/tournaments', { onRequest: context.requireApiKey }, async (request, reply) => {
+    const tournaments = await listTournaments(store.db, since());
+    return sendDocument(request, reply, renderTournamentList(tournaments, selfLink(config.publicBaseUrl, request)));
+  });
+
+  routes.get(
+    '/tournaments/:tournamentId',
+    {
+      schema: { params: Type.Object({ tournamentId: Type.String({ minLength: 1, maxLength: 64 }) }) },
+      onRequest: context.requireApiKey,
+    },
+    async (request, reply) => {
+      const { tournamentId } = request.params;
+      const found = await findTournament(store.db, tournamentId, since());
+      if (!found || found.matches.length === 0) throw notFound(`No tournament '${tournamentId}'`);
+      const self = selfLink(config.publicBaseUrl, request);
+      return sendDocument(request, reply, renderTournament(found.tournament, found.matches, self));
+    },
+  );
+}

@@ -1,0 +1,80 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { testDatabases } from '../helpers/stores.ts';
+import { loadConfig } from '../../src/config.ts';
+import { fixedClock } from '../../src/clock.ts';
+import { directoryBlobStore } from '../../src/blobs/directory-blob-store.ts';
+import { startScheduler, runJobOnce, type Job, type JobDeps } from '../../src/jobs/scheduler.ts';
+
+const quiet = { info: () => {}, error: () => {} };
+
+function countingJob(runs: string[], options: { block?: Promise<void>; missing?: () => boolean } = {}): Job {
+  return {
+    name: 'counting',
+    intervalMs: () => 60_000,
+    outputMissing: async () => options.missing?.() ?? false,
+    async run() {
+      runs.push('run');
+      await options.block;
+      return 'done';
+    },
+  };
+}
+
+for (const database of testDatabases) {
+  test(`[${database.name}] two schedulers on one database: only one runs a job at a time`, async () => {
+    const store = await database.open();
+    try {
+      const clock = fixedClock('2026-11-20T00:00:00Z');
+      const deps: JobDeps = { store, clock, config: loadConfig({}), blobs: directoryBlobStore('/nonexistent') };
+      const runs: string[] = [];
+      let release!: () => void;
+      const block = new Promise<void>((resolve) => (release = resolve));
+      const job = countingJob(runs, { block });
+      const first = startScheduler(deps, [job], { owner: 'a', tickMs: 1000, log: quiet, autostart: false });
+      const second = startScheduler(deps, [job], { owner: 'b', tickMs: 1000, log: quiet, autostart: false });
+      const firstTick = first.tick();
+      // Let the first scheduler take the lease before the second looks.
+      while (runs.length === 0) await new Promise((resolve) => setImmediate(resolve));
+      await second.tick();
+      assert.deepEqual(runs, ['run'], 'the second instance skipped the job the first holds');
+      assert.deepEqual(await runJobOnce(deps, job, 'c'), { ran: false, reason: 'locked' });
+      release();
+      await firstTick;
+      await second.tick();
+      assert.deepEqual(runs, ['run'], 'not due again until its interval passes');
+      clock.advance(60_000);
+      await second.tick();
+      assert.deepEqual(runs, ['run', 'run'], 'due after the interval, on whichever instance ticks');
+      await first.stop();
+      await second.stop();
+    } finally {
+      await store.close();
+    }
+  });
+
+  test(`[${database.name}] a job whose output is missing runs at once`, async () => {
+    const store = await database.open();
+    try {
+      const clock = fixedClock('2026-11-20T00:00:00Z');
+      const deps: JobDeps = { store, clock, config: loadConfig({}), blobs: directoryBlobStore('/nonexistent') };
+      const runs: string[] = [];
+      let missing = false;
+      const scheduler = startScheduler(deps, [countingJob(runs, { missing: () => missing })], {
+        owner: 'a',
+        tickMs: 1000,
+        log: quiet,
+        autostart: false,
+      });
+      await scheduler.tick();
+      await scheduler.tick();
+      assert.equal(runs.length, 1);
+      missing = true;
+      await scheduler.tick();
+      assert.equal(runs.length, 2);
+      await scheduler.stop();
+    } finally {
+      await store.close();
+    }
+  });
+}
