@@ -1,0 +1,171 @@
+/**
+ * The writes of ingesting one match, in one transaction and a fixed number of statements however
+ * many participants it has: multi-row inserts and upserts (see batched-statements.ts). Rows of
+ * shared tables are written in key order so concurrent ingests on PostgreSQL lock them in the
+ * same order and cannot deadlock.
+ */
+import { sql } from 'kysely';
+import { executeBatched } from './batched-statements.ts';
+import type {
+  MatchDocumentsTable,
+  MatchesTable,
+  ParticipantsTable,
+  PlayerMatchesTable,
+  RostersTable,
+} from './schema.ts';
+import { addSeasonStats, type SeasonStatsAddition } from './season-stats-writes.ts';
+import type { Db, Store } from './store.ts';
+
+export type { SeasonStatsAddition };
+
+/** A player named by a participant of the match, with the match's region and createdAt (epoch ms). */
+export interface PlayerSighting {
+  platform: string;
+  accountId: string;
+  name: string;
+  region: string;
+  seenAt: number;
+}
+
+/** Everything one ingested match writes, already derived. */
+export interface IngestedMatchRows {
+  match: MatchesTable;
+  rosters: RostersTable[];
+  participants: ParticipantsTable[];
+  players: PlayerSighting[];
+  playerMatches: PlayerMatchesTable[];
+  seasonStats: SeasonStatsAddition[];
+  tournament: { id: string; createdAt: number } | null;
+  document: MatchDocumentsTable;
+  /** Epoch ms written as `updated_at` of changed aggregates. */
+  now: number;
+}
+
+/**
+ * Writes a match and everything derived from it in one transaction. Returns 'duplicate', having
+ * changed nothing, when a match with the same id is already stored (checked atomically by the
+ * match insert itself, so two concurrent ingests of one match cannot both write).
+ */
+export async function writeIngestedMatch(
+  store: Store,
+  rows: IngestedMatchRows,
+): Promise<'ingested' | 'duplicate'> {
+  const dialect = store.dialect;
+  return store.db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('matches')
+      .values(rows.match)
+      .onConflict((oc) => oc.column('id').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (inserted === undefined) return 'duplicate';
+
+    await executeBatched(trx, dialect, 'rosters', rows.rosters, (chunk) =>
+      trx.insertInto('rosters').values(chunk),
+    );
+    await executeBatched(trx, dialect, 'participants', rows.participants, (chunk) =>
+      trx.insertInto('participants').values(chunk),
+    );
+    await upsertPlayers(trx, store, rows.players);
+    const playerMatches = [...rows.playerMatches].sort(
+      (a, b) => compare(a.platform, b.platform) || compare(a.account_id, b.account_id),
+    );
+    await executeBatched(trx, dialect, 'player_matches', playerMatches, (chunk) =>
+      trx.insertInto('player_matches').values(chunk),
+    );
+    await addSeasonStats(trx, store, rows.seasonStats, rows.now);
+    if (rows.tournament) await upsertTournament(trx, rows.tournament);
+    await trx
+      .insertInto('match_documents')
+      .values(rows.document)
+      .onConflict((oc) => oc.columns(['match_id', 'variant']).doNothing())
+      .execute();
+    return 'ingested';
+  });
+}
+
+/** True when a match with this id is stored. */
+export async function matchExists(db: Db, matchId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('matches')
+    .select('id')
+    .where('id', '=', matchId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The blob key of a stored match's telemetry (null: none), or undefined when the match is absent. */
+export async function findTelemetryKey(
+  db: Db,
+  matchId: string,
+): Promise<string | null | undefined> {
+  const row = await db
+    .selectFrom('matches')
+    .select('telemetry_key')
+    .where('id', '=', matchId)
+    .executeTakeFirst();
+  return row === undefined ? undefined : row.telemetry_key;
+}
+
+/** Players enter unbanned and clanless; ingest never changes either afterwards. */
+const NEW_PLAYER_BAN_TYPE = 'Innocent';
+
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Upserts the players a match names. The stored name and region are those of the newest match
+ * by createdAt, so an older match ingested later leaves them alone; `last_seen_at` keeps the
+ * maximum and `first_seen_at` the minimum.
+ */
+async function upsertPlayers(
+  db: Db,
+  store: Store,
+  players: readonly PlayerSighting[],
+): Promise<void> {
+  const rows = [...players]
+    .sort((a, b) => compare(a.platform, b.platform) || compare(a.accountId, b.accountId))
+    .map((p) => ({
+      platform: p.platform,
+      account_id: p.accountId,
+      name: p.name,
+      region: p.region,
+      ban_type: NEW_PLAYER_BAN_TYPE,
+      clan_id: '',
+      first_seen_at: p.seenAt,
+      last_seen_at: p.seenAt,
+    }));
+  const newest = (column: 'name' | 'region') =>
+    sql<string>`CASE WHEN excluded.last_seen_at >= players.last_seen_at THEN ${sql.ref(`excluded.${column}`)} ELSE ${sql.ref(`players.${column}`)} END`;
+  await executeBatched(db, store.dialect, 'players', rows, (chunk) =>
+    db
+      .insertInto('players')
+      .values(chunk)
+      .onConflict((oc) =>
+        oc.columns(['platform', 'account_id']).doUpdateSet({
+          name: newest('name'),
+          region: newest('region'),
+          last_seen_at: store.greatest(
+            sql.ref<number>('players.last_seen_at'),
+            sql.ref<number>('excluded.last_seen_at'),
+          ),
+          first_seen_at: sql<number>`CASE WHEN excluded.first_seen_at < players.first_seen_at THEN excluded.first_seen_at ELSE players.first_seen_at END`,
+        }),
+      ),
+  );
+}
+
+/** Records a tournament; its createdAt is that of its earliest match. */
+async function upsertTournament(
+  db: Db,
+  tournament: { id: string; createdAt: number },
+): Promise<void> {
+  await db
+    .insertInto('tournaments')
+    .values({ id: tournament.id, created_at: tournament.createdAt })
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet({
+        created_at: sql<number>`CASE WHEN excluded.created_at < tournaments.created_at THEN excluded.created_at ELSE tournaments.created_at END`,
+      }),
+    )
+    .execute();
+}
