@@ -3,12 +3,18 @@
  * The process entry point and the only module that reads the environment, listens on a port and
  * handles signals. `gamedata <command>` and `npm start` (= `gamedata serve`) both land here.
  */
+import os from 'node:os';
 import { buildApp } from './app.ts';
 import { ConfigError, type Config } from './config.ts';
 import { buildProgram } from './cli/program.ts';
 import { ensureDemoApiKey, isStoreEmpty } from './cli/demo-key.ts';
 import { openRuntime } from './runtime.ts';
 import { populateDemo } from './demo/populate-demo.ts';
+import { JOBS } from './jobs/index.ts';
+import { startScheduler, type Scheduler } from './jobs/scheduler.ts';
+
+/** How often the scheduler looks for due jobs. */
+const JOB_TICK_MS = 60_000;
 
 async function serve(config: Readonly<Config>): Promise<void> {
   const runtime = await openRuntime(config);
@@ -31,6 +37,17 @@ async function serve(config: Readonly<Config>): Promise<void> {
     ...runtime,
     logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
   });
+
+  let scheduler: Scheduler | null = null;
+  if (config.jobs === 'on') {
+    scheduler = startScheduler(runtime, JOBS, {
+      owner: `${os.hostname()}:${process.pid}`,
+      tickMs: JOB_TICK_MS,
+      log: { info: (message) => app.log.info(message), error: (message) => app.log.error(message) },
+    });
+    // Missing leaderboards and samples are built before the first request can ask for them.
+    await scheduler.tick();
+  }
   await app.listen({ port: config.port, host: config.host });
 
   const lines = [`gamedata-api is serving ${config.publicBaseUrl}`];
@@ -47,6 +64,7 @@ async function serve(config: Readonly<Config>): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    await scheduler?.stop();
     await app.close();
     await runtime.close();
     process.exit(0);

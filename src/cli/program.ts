@@ -10,6 +10,8 @@ import { createApiKey, listApiKeys, revokeApiKey } from '../store/api-keys.ts';
 import { ensureDemoApiKey } from './demo-key.ts';
 import { populateDemo } from '../demo/populate-demo.ts';
 import { ingestPath } from '../ingest/ingest-source.ts';
+import { JOBS, findJob } from '../jobs/index.ts';
+import { runJobOnce } from '../jobs/scheduler.ts';
 
 export interface CliIo {
   env: Record<string, string | undefined>;
@@ -155,6 +157,37 @@ export function buildProgram(io: CliIo, serve: (config: Readonly<Config>) => Pro
           process.exitCode = 1;
         }
       });
+    });
+
+  const jobs = program.command('jobs').description('Scheduled jobs (serve runs them on their intervals).');
+  jobs
+    .command('run')
+    .description(`Run one job now: ${JOBS.map((job) => job.name).join(', ')}.`)
+    .argument('<name>')
+    .addOption(new Option('--now <iso>', 'the time the job runs at (default: now)').argParser(instant))
+    .action(async (name: string, options: { now?: number }) => {
+      const job = findJob(name);
+      if (!job) {
+        io.err(`No job '${name}'; jobs: ${JOBS.map((j) => j.name).join(', ')}`);
+        process.exitCode = 1;
+        return;
+      }
+      await withRuntime(
+        io,
+        async (runtime) => {
+          const result = await runJobOnce(runtime, job, `cli-${process.pid}`);
+          if (!result.ran) {
+            io.err(`${name}: another instance is running it; try again later`);
+            process.exitCode = 1;
+          } else if ('error' in result) {
+            io.err(`${name} failed: ${result.error}`);
+            process.exitCode = 1;
+          } else {
+            io.out(`${name}: ${result.summary}`);
+          }
+        },
+        options.now,
+      );
     });
 
   program
