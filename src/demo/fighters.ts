@@ -1,0 +1,203 @@
+/**
+ * The people of a simulated match and what happens to them — fighters, hits, knocks, deaths —
+ * with the small helpers the battle-royale and team-deathmatch simulations share. Times are
+ * milliseconds after the match's createdAt.
+ */
+import type { Weapon } from './game-catalogue.ts';
+import { WEAPONS, WEAPON_CLASSES } from './game-catalogue.ts';
+import type { Entrant, LobbyRoster } from './lobby.ts';
+import type { Random } from './random.ts';
+
+export type DeathCause = 'player' | 'bluezone' | 'redzone' | 'suicide' | 'logout';
+
+export interface Fighter extends Entrant {
+  index: number;
+  roster: number;
+  teamId: number;
+  /** The two guns the fighter carries; kills are mostly made with them. */
+  loadout: readonly [Weapon, Weapon];
+  landedAt: number;
+  /** null: alive at the end. */
+  diedAt: number | null;
+  kills: number;
+  teamKills: number;
+  roadKills: number;
+  headshotKills: number;
+  dbnos: number;
+  assists: number;
+  revives: number;
+  /** Damage (HP) dealt in the knocks and kills the fighter made, and to assists. */
+  damage: number;
+  killTimes: number[];
+  /** Metres of the longest kill; 0 without kills. */
+  longestKill: number;
+  /** Relative chance to win a fight, from skill. */
+  power: number;
+}
+
+/** A shot that hit: a knock, a kill, or the damage before either. */
+export interface Hit {
+  at: number;
+  attacker: number;
+  victim: number;
+  weapon: Weapon;
+  metres: number;
+  headshot: boolean;
+  attackId: number;
+}
+
+export interface Knock extends Hit {
+  dBNOId: number;
+  revive: { at: number; reviver: number } | null;
+}
+
+export interface Death {
+  at: number;
+  victim: number;
+  cause: DeathCause;
+  /** Credited player (the finisher, or the knocker after a bleed-out); null without one. */
+  killer: number | null;
+  /** The shot that finished the victim; null for zone, suicide, logout and road kills. */
+  hit: Hit | null;
+  knock: Knock | null;
+  bleedOut: boolean;
+  /** Vehicle of a road kill or a crash. */
+  vehicleId: string | null;
+  teamKill: boolean;
+  assists: number[];
+  /** Damage category and causer of a suicide. */
+  suicide: { category: string; causer: string } | null;
+  attackId: number;
+}
+
+export interface BattleRoster {
+  teamId: number;
+  members: number[];
+  rank: number;
+}
+
+export interface Battle {
+  fighters: Fighter[];
+  rosters: BattleRoster[];
+  knocks: Knock[];
+  /** Chronological. */
+  deaths: Death[];
+  durationMs: number;
+  /** LogMatchStart: the plane takes off. */
+  matchStartAt: number;
+  teamSize: number;
+}
+
+const GUNS = WEAPONS.filter(
+  (w) => w.damageTypeCategory === 'Damage_Gun' && w.weaponClass !== 'pistol',
+);
+
+/**
+ * A fighter among those `eligible`, with probability proportional to `weight`; null when none
+ * is eligible. Two passes and no arrays: this runs for every death of every match.
+ */
+export function pickFighter(
+  random: Random,
+  fighters: readonly Fighter[],
+  eligible: (f: Fighter) => boolean,
+  weight: (f: Fighter) => number,
+): Fighter | null {
+  let total = 0;
+  for (const f of fighters) if (eligible(f)) total += weight(f);
+  if (total <= 0) return null;
+  let r = random.next() * total;
+  let last: Fighter | null = null;
+  for (const f of fighters) {
+    if (!eligible(f)) continue;
+    last = f;
+    r -= weight(f);
+    if (r < 0) return f;
+  }
+  return last;
+}
+
+/** On the ground and not yet dead at `at`. */
+export const alive = (f: Fighter, at: number): boolean =>
+  f.landedAt < at && (f.diedAt === null || f.diedAt > at);
+
+/**
+ * Metres of a hit with a weapon: mostly within its typical range, now and then up to its maximum.
+ */
+export function hitMetres(random: Random, weapon: Weapon): number {
+  const [min, typical, max] = WEAPON_CLASSES[weapon.weaponClass].metres;
+  const m = random.chance(0.94)
+    ? min + (typical - min) * random.next() ** 1.6
+    : typical + (max - typical) * random.next();
+  return Math.round(m * 1000) / 1000;
+}
+
+/** Fighters for the lobby's entrants (with their loadouts), and each roster's fighter indices. */
+export function makeFighters(
+  random: Random,
+  rosters: readonly LobbyRoster[],
+): { fighters: Fighter[]; members: number[][] } {
+  const fighters: Fighter[] = [];
+  const members = rosters.map((roster, r) =>
+    roster.members.map((entrant) => {
+      const f: Fighter = {
+        playerId: entrant.playerId,
+        name: entrant.name,
+        skill: entrant.skill,
+        player: entrant.player,
+        index: fighters.length,
+        roster: r,
+        teamId: roster.teamId,
+        loadout: [random.pick(GUNS), random.pick(GUNS)],
+        landedAt: 0,
+        diedAt: null,
+        kills: 0,
+        teamKills: 0,
+        roadKills: 0,
+        headshotKills: 0,
+        dbnos: 0,
+        assists: 0,
+        revives: 0,
+        damage: 0,
+        killTimes: [],
+        longestKill: 0,
+        power: Math.exp(0.55 * entrant.skill),
+      };
+      fighters.push(f);
+      return f.index;
+    }),
+  );
+  return { fighters, members };
+}
+
+/** A death record with every field present (one object shape for all deaths). */
+export function newDeath(at: number, victim: number, cause: DeathCause, id: number): Death {
+  return {
+    at,
+    victim,
+    cause,
+    killer: null,
+    hit: null,
+    knock: null,
+    bleedOut: false,
+    vehicleId: null,
+    teamKill: false,
+    assists: [],
+    suicide: null,
+    attackId: id,
+  };
+}
+
+/** A knock from the hit that caused it. */
+export function makeKnock(random: Random, hit: Hit, revive: Knock['revive']): Knock {
+  return {
+    at: hit.at,
+    attacker: hit.attacker,
+    victim: hit.victim,
+    weapon: hit.weapon,
+    metres: hit.metres,
+    headshot: hit.headshot,
+    attackId: hit.attackId,
+    dBNOId: random.int(10_000_000, 1_000_000_000),
+    revive,
+  };
+}

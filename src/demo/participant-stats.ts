@@ -1,0 +1,153 @@
+/**
+ * Participant stats (REFERENCE §4.2) of a simulated match: kill counts come from the battle's
+ * events, the rest (distances, heals, loot) from how long each fighter lived, their skill and
+ * the map, in the ranges real matches show.
+ */
+import type { ParticipantStatsInput } from '../ingest/match-input.ts';
+import type { Battle, DeathCause, Fighter } from './fighters.ts';
+import type { DemoMap } from './game-catalogue.ts';
+import type { Random } from './random.ts';
+
+const DEATH_TYPE: Readonly<Record<DeathCause, ParticipantStatsInput['deathType']>> = {
+  player: 'byplayer',
+  bluezone: 'byzone',
+  redzone: 'byzone',
+  suicide: 'suicide',
+  logout: 'logout',
+};
+
+/** Kills no more than this far apart (ms) count as one streak. */
+const STREAK_GAP_MS = 15_000;
+
+const round4 = (x: number): number => Math.round(x * 10_000) / 10_000;
+
+function killStreak(times: readonly number[]): number {
+  let best = times.length > 0 ? 1 : 0;
+  for (let i = 1, run = 1; i < times.length; i++) {
+    run = times[i]! - times[i - 1]! <= STREAK_GAP_MS ? run + 1 : 1;
+    best = Math.max(best, run);
+  }
+  return best;
+}
+
+/**
+ * Stats of every fighter, in fighter order. `arena` marks team deathmatch, where victims
+ * respawn, nobody drives or heals, and a fighter who was ever killed is `byplayer`.
+ */
+export function participantStats(
+  random: Random,
+  battle: Battle,
+  map: DemoMap,
+  arena: boolean,
+): ParticipantStatsInput[] {
+  const duration = battle.durationMs / 1000;
+  const rankOf = new Map<number, number>();
+  for (const roster of battle.rosters) for (const i of roster.members) rankOf.set(i, roster.rank);
+  const finalCause = new Map<number, DeathCause>();
+  const killed = new Set<number>();
+  for (const death of battle.deaths) {
+    killed.add(death.victim);
+    if (!arena || death.cause === 'logout') finalCause.set(death.victim, death.cause);
+  }
+
+  const stats = battle.fighters.map((f): ParticipantStatsInput => {
+    const timeSurvived =
+      f.diedAt === null ? duration : Math.min(duration, Math.floor(f.diedAt / 1000));
+    const aliveSeconds = Math.max(0, timeSurvived - f.landedAt / 1000);
+    const cause = finalCause.get(f.index);
+    const deathType = cause
+      ? DEATH_TYPE[cause]
+      : arena && killed.has(f.index)
+        ? 'byplayer'
+        : 'alive';
+    const movement = arena
+      ? arenaMovement(random, aliveSeconds)
+      : movementOf(random, f, map, aliveSeconds);
+    const life = Math.min(1, aliveSeconds / 1500);
+    const grit = Math.exp(0.2 * f.skill);
+    return {
+      DBNOs: f.dbnos,
+      assists: f.assists,
+      boosts: arena ? 0 : Math.min(14, random.poisson(3.6 * life ** 1.2 * grit)),
+      damageDealt: round4(f.damage + chipDamage(random, f, aliveSeconds)),
+      deathType,
+      headshotKills: f.headshotKills,
+      heals: arena ? 0 : Math.min(22, random.poisson(3 * life ** 1.1 * grit)),
+      killPlace: 1,
+      killStreaks: killStreak(f.killTimes),
+      kills: f.kills,
+      longestKill: f.kills > 0 ? round4(f.longestKill) : 0,
+      revives: f.revives,
+      rideDistance: movement.ride,
+      roadKills: f.roadKills,
+      swimDistance: movement.swim,
+      teamKills: f.teamKills,
+      timeSurvived,
+      vehicleDestroys: !arena && movement.ride > 0 && random.chance(0.015) ? 1 : 0,
+      walkDistance: movement.walk,
+      weaponsAcquired: arena ? random.int(0, 3) : weaponsAcquired(random, aliveSeconds),
+      winPlace: rankOf.get(f.index)!,
+    };
+  });
+  assignKillPlaces(stats);
+  return stats;
+}
+
+/** killPlace 1…N: most kills first, then most damage, then participant order. */
+export function assignKillPlaces(stats: ParticipantStatsInput[]): void {
+  const order = stats
+    .map((_, i) => i)
+    .sort(
+      (a, b) =>
+        stats[b]!.kills - stats[a]!.kills || stats[b]!.damageDealt - stats[a]!.damageDealt || a - b,
+    );
+  order.forEach((i, place) => (stats[i]!.killPlace = place + 1));
+}
+
+/** Damage that neither knocked nor killed: most fighters who lived a while landed a few shots. */
+function chipDamage(random: Random, f: Fighter, aliveSeconds: number): number {
+  if (aliveSeconds < 30 || !random.chance(0.45 + 0.35 * Math.min(1, aliveSeconds / 900))) return 0;
+  return random.next() * (40 + 180 * Math.min(1, aliveSeconds / 1200)) * Math.exp(0.25 * f.skill);
+}
+
+function weaponsAcquired(random: Random, aliveSeconds: number): number {
+  if (aliveSeconds < 20) return random.int(0, 1);
+  return Math.min(20, 1 + random.poisson(1 + 4.5 * Math.min(1, aliveSeconds / 1000)));
+}
+
+/**
+ * Metres walked, driven and swum: driving more likely the longer one lives and the bigger the map.
+ */
+function movementOf(
+  random: Random,
+  f: Fighter,
+  map: DemoMap,
+  aliveSeconds: number,
+): { walk: number; ride: number; swim: number } {
+  const big = map.extentCm >= 600_000;
+  const rideCap = big ? 6_000 : map.extentCm >= 400_000 ? 3_500 : 1_500;
+  const rides =
+    aliveSeconds > 90 &&
+    random.chance((big ? 0.12 : 0.06) + (big ? 0.6 : 0.35) * Math.min(1, aliveSeconds / 1200));
+  // A ride is a real trip: at least half a kilometre, longer for those who live longer.
+  const ride = rides
+    ? round4(500 + (rideCap - 500) * random.next() * (0.4 + 0.6 * Math.min(1, aliveSeconds / 1400)))
+    : 0;
+  const onFoot = Math.max(0, aliveSeconds - ride / random.float(12, 20));
+  const speed = random.float(0.9, 2.1) * (1 + 0.1 * f.skill);
+  const walk =
+    aliveSeconds >= 200
+      ? Math.min(4_000, Math.max(200, onFoot * speed))
+      : Math.min(400, aliveSeconds * random.float(0.3, 1.6));
+  const swim = random.chance(0.07 + 0.08 * Math.min(1, aliveSeconds / 1500))
+    ? random.float(2, random.chance(0.1) ? 600 : 150)
+    : 0;
+  return { walk: round4(walk), ride, swim: round4(swim) };
+}
+
+function arenaMovement(
+  random: Random,
+  aliveSeconds: number,
+): { walk: number; ride: number; swim: number } {
+  return { walk: round4(aliveSeconds * random.float(2.4, 4.6)), ride: 0, swim: 0 };
+}
