@@ -1,6 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../../app.ts';
 import { statusRoutes } from './status.ts';
+import { matchRoutes } from './matches.ts';
+import { telemetryRoutes } from './telemetry.ts';
+import { playerRoutes } from './players.ts';
+import { seasonRoutes } from './seasons.ts';
+import { seasonStatsRoutes } from './season-stats.ts';
+import { tournamentRoutes } from './tournaments.ts';
+import { leaderboardRoutes } from './leaderboards.ts';
+import { sampleRoutes } from './samples.ts';
 
 /** Every route module, registered in this order by `buildApp`. */
-export const ROUTES: Array<(app: FastifyInstance, context: RouteContext) => void> = [statusRoutes];
+export const ROUTES: Array<(app: FastifyInstance, context: RouteContext) => void> = [
+  statusRoutes,
+  matchRoutes,
+  telemetryRoutes,
+  playerRoutes,
+  seasonRoutes,
+  seasonStatsRoutes,
+  tournamentRoutes,
+  leaderboardRoutes,
+  sampleRoutes,
+];

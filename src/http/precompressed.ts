@@ -1,0 +1,68 @@
+/**
+ * Helpers of the routes that serve stored bytes themselves — already gzipped or streamed — and
+ * therefore opt out of the compression plugin (`compress: false`): reading Accept-Encoding and
+ * If-None-Match, and answering errors gzipped when the client accepts it, as every other route does.
+ */
+import zlib from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { errorDocument, type ApiError } from './jsonapi.ts';
+
+/**
+ * True when the response may be gzip-encoded. The common headers (`gzip, deflate, br`, `*`) are
+ * decided without parsing; anything with q-values goes through full negotiation, so `gzip;q=0`
+ * is honoured.
+ */
+export function acceptsGzip(request: FastifyRequest): boolean {
+  const header = request.headers['accept-encoding'];
+  if (header === undefined || header === '') return false;
+  if (!header.includes(';')) return header.includes('gzip') || header.includes('*');
+  return request.accepts().encoding(['gzip', 'identity']) === 'gzip';
+}
+
+/**
+ * True when If-None-Match names one of the given entity tags (or is `*`): the client's copy is
+ * current. Weak comparison, as RFC 9110 §13.1.2 prescribes for this header.
+ */
+export function isNotModified(request: FastifyRequest, ...etags: string[]): boolean {
+  const header = request.headers['if-none-match'];
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  for (const candidate of header.split(',')) {
+    const tag = candidate.trim().replace(/^W\//, '');
+    if (etags.includes(tag)) return true;
+  }
+  return false;
+}
+
+/**
+ * The entity tag of the gzip form of a representation whose identity form has `etag`: a strong
+ * tag names one exact byte sequence, so the two encodings need different tags.
+ */
+export function gzipEtag(etag: string): string {
+  return etag.endsWith('"') ? `${etag.slice(0, -1)}-gzip"` : `${etag}-gzip`;
+}
+
+/** Longest max-age of an immutable response when retention is off: one year, in seconds. */
+const MAX_AGE_CAP_S = 31_536_000;
+
+/**
+ * Cache-Control of an immutable response that stops existing at `expiresAt` (epoch ms; Infinity
+ * when kept forever): long-lived, but never cached past the end of the retention window.
+ */
+export function immutableCacheControl(expiresAt: number, now: number): string {
+  const remainingS = Math.max(0, Math.floor((expiresAt - now) / 1000));
+  return `public, max-age=${Math.min(remainingS, MAX_AGE_CAP_S)}, immutable`;
+}
+
+/** Sends a JSON:API error document, gzipped when the client accepts gzip (errors are small). */
+export function sendEncodedError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: ApiError,
+): FastifyReply {
+  const body = Buffer.from(errorDocument(error));
+  reply.code(error.status).headers(error.headers).header('content-type', request.negotiatedType);
+  reply.header('vary', 'Accept-Encoding');
+  if (!acceptsGzip(request)) return reply.send(body);
+  return reply.header('content-encoding', 'gzip').send(zlib.gzipSync(body));
+}

@@ -1,0 +1,179 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RouteContext } from '../../app.ts';
+import { retentionWindowMs } from '../../config.ts';
+import { resolveShard, type ResolvedShard } from '../../domain/shards.ts';
+import {
+  matchDocumentVariantKey,
+  type MatchDocumentVariant,
+} from '../../presenters/match-document.ts';
+import { loadMatchDocument } from '../../store/match-documents.ts';
+import { DocumentCache } from '../document-cache.ts';
+import { notFound } from '../jsonapi.ts';
+import {
+  acceptsGzip,
+  gzipEtag,
+  immutableCacheControl,
+  isNotModified,
+  sendEncodedError,
+} from '../precompressed.ts';
+
+const EMPTY = Buffer.alloc(0);
+
+/** One shard spelling's constant part of every answer: the document variant it is rendered in. */
+interface ShardVariant {
+  shard: ResolvedShard;
+  variant: MatchDocumentVariant;
+  /** The variant's key among a match's cached variants, and in the document store. */
+  variantKey: string;
+  deprecated: boolean;
+}
+
+/** A rendered match document as served, with what each answer would otherwise recompute. */
+interface ServedMatch {
+  body: Buffer;
+  bodyGzip: Buffer;
+  etag: string;
+  etagGzip: string;
+  platform: string;
+  /** Epoch ms after which the match is past retention (Infinity: kept forever). */
+  expiresAt: number;
+  /** Cache-Control value, valid until `cacheControlUntil` (epoch ms). */
+  cacheControl: string;
+  cacheControlUntil: number;
+}
+
+/** The variants of one match rendered so far, keyed by variant key; cached as one entry. */
+interface CachedMatch {
+  variants: Map<string, ServedMatch>;
+  bytes: number;
+}
+
+type MatchRequest = FastifyRequest<{ Params: { shard: string; matchId: string } }>;
+
+/**
+ * `GET /shards/:shard/matches/:matchId`: no key, no rate limit. The document is immutable, so it
+ * is served as stored bytes — gzip as stored to clients that accept it — from a byte-bounded cache
+ * in front of the store; a hot match costs no query, no JSON work and no compression.
+ */
+export function matchRoutes(app: FastifyInstance, context: RouteContext): void {
+  const { config, store, clock } = context;
+  const retentionMs = retentionWindowMs(config);
+  // Keyed by match id alone: hashing the id the router sliced from the URL is cheaper than
+  // building and hashing a composite key on every hit.
+  const cache = new DocumentCache<CachedMatch>(config.matchCacheBytes);
+  const loading = new Map<string, Promise<ServedMatch | null>>();
+  // Bounded by the shards and aliases there are: unknown spellings are never added.
+  const variants = new Map<string, ShardVariant>();
+
+  function shardVariant(spelling: string): ShardVariant | null {
+    const known = variants.get(spelling);
+    if (known !== undefined) return known;
+    const shard = resolveShard(spelling, config.shardAliases);
+    if (shard === null) return null;
+    const variant: MatchDocumentVariant = {
+      shard,
+      shardAliases: config.shardAliases,
+      publicBaseUrl: config.publicBaseUrl,
+      telemetryBaseUrl: config.telemetryBaseUrl,
+    };
+    const entry = {
+      shard,
+      variant,
+      variantKey: matchDocumentVariantKey(variant),
+      deprecated: !shard.isPlatform,
+    };
+    variants.set(spelling, entry);
+    return entry;
+  }
+
+  /** Reads (or renders) the document once however many requests ask for it meanwhile. */
+  function load(key: string, matchId: string, route: ShardVariant): Promise<ServedMatch | null> {
+    let pending = loading.get(key);
+    if (pending === undefined) {
+      pending = loadMatchDocument(store, matchId, route.variant)
+        .then((document) => {
+          if (document === null) return null;
+          // A match asked for on another platform's shard is a 404: remember that, not its bytes.
+          const servable = document.platform === route.shard.platform;
+          const served: ServedMatch = {
+            body: servable ? document.body : EMPTY,
+            bodyGzip: servable ? document.bodyGzip : EMPTY,
+            etag: document.etag,
+            etagGzip: gzipEtag(document.etag),
+            platform: document.platform,
+            expiresAt: document.createdAt + retentionMs,
+            cacheControl: '',
+            cacheControlUntil: 0,
+          };
+          const cached = cache.get(matchId) ?? {
+            variants: new Map<string, ServedMatch>(),
+            bytes: 0,
+          };
+          if (!cached.variants.has(route.variantKey)) {
+            cached.variants.set(route.variantKey, served);
+            cached.bytes += served.body.length + served.bodyGzip.length;
+            cache.set(matchId, cached, cached.bytes);
+          }
+          return served;
+        })
+        .finally(() => loading.delete(key));
+      loading.set(key, pending);
+    }
+    return pending;
+  }
+
+  function send(
+    request: MatchRequest,
+    reply: FastifyReply,
+    route: ShardVariant,
+    match: ServedMatch,
+  ): FastifyReply {
+    const now = clock.now();
+    if (now > match.expiresAt || match.platform !== route.shard.platform) {
+      return sendEncodedError(
+        request,
+        reply,
+        notFound(`No match '${request.params.matchId}' on shard '${route.shard.spelling}'`),
+      );
+    }
+    if (now >= match.cacheControlUntil) {
+      match.cacheControl = immutableCacheControl(match.expiresAt, now);
+      match.cacheControlUntil = now - (now % 1000) + 1000;
+    }
+    const gzip = acceptsGzip(request);
+    reply.header('etag', gzip ? match.etagGzip : match.etag);
+    reply.header('cache-control', match.cacheControl);
+    reply.header('vary', 'Accept-Encoding');
+    if (route.deprecated) reply.header('deprecation', 'true');
+    if (isNotModified(request, match.etag, match.etagGzip)) return reply.code(304).send();
+    reply.header('content-type', request.negotiatedType);
+    if (!gzip) return reply.send(match.body);
+    return reply.header('content-encoding', 'gzip').send(match.bodyGzip);
+  }
+
+  app.get(
+    '/shards/:shard/matches/:matchId',
+    { compress: false, decompress: false },
+    // Not async: a cache hit is answered synchronously, without a promise (returning undefined
+    // after send tells Fastify the reply is handled).
+    function serveMatch(request: MatchRequest, reply: FastifyReply): Promise<unknown> | undefined {
+      const { shard, matchId } = request.params;
+      const route = shardVariant(shard);
+      if (route === null) {
+        sendEncodedError(request, reply, notFound(`Unknown shard '${shard}'`));
+        return undefined;
+      }
+      const cached = cache.get(matchId)?.variants.get(route.variantKey);
+      if (cached !== undefined) {
+        send(request, reply, route, cached);
+        return undefined;
+      }
+      // Resolves once the reply is sent (a reply is thenable).
+      return load(route.variantKey + matchId, matchId, route).then((match) =>
+        match === null
+          ? sendEncodedError(request, reply, notFound(`No match '${matchId}' on shard '${shard}'`))
+          : send(request, reply, route, match),
+      );
+    },
+  );
+}

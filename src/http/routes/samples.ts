@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { RouteContext } from '../../app.ts';
+import { sendDocument } from '../jsonapi.ts';
+import { acceptsGzip } from '../precompressed.ts';
+import { sampleDocuments } from '../sample-documents.ts';
+import { CREATED_AT_START, SampleQuery, sampleTimeFilter } from '../sample-filter.ts';
+import { requestShard } from '../shards.ts';
+
+const ShardParams = Type.Object({ shard: Type.String() });
+
+/**
+ * `GET /shards/:shard/samples[?filter[createdAt-start]=<time>]` (keyed). On a platform-region
+ * shard (spec), the newest list of the region, or the one whose window holds the time — up to
+ * RETENTION_DAYS back (older: 400), not in the future (400); a window not closed yet is a 404
+ * saying when its list is published. On a platform shard, as the real service answers
+ * `steam`: the lists of all its regions of that time, as one sample. Served gzipped as stored.
+ */
+export function sampleRoutes(app: FastifyInstance, context: RouteContext): void {
+  const { config, clock } = context;
+  const samples = sampleDocuments(context);
+
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
+    '/shards/:shard/samples',
+    {
+      schema: { params: ShardParams, querystring: SampleQuery },
+      onRequest: context.requireApiKey,
+    },
+    async (request, reply) => {
+      const shard = requestShard(request.params.shard, config);
+      const at = sampleTimeFilter(request.query[CREATED_AT_START], {
+        now: clock.now(),
+        retentionDays: config.retentionDays,
+      });
+      const { sample, cacheControl } = await samples.find(shard, at);
+      reply.header('cache-control', cacheControl).header('vary', 'Accept-Encoding');
+      // The compression plugin leaves a body alone once Content-Encoding is set.
+      if (!acceptsGzip(request)) return sendDocument(request, reply, sample.body);
+      return sendDocument(request, reply.header('content-encoding', 'gzip'), sample.bodyGzip);
+    },
+  );
+}
