@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { MEDIA_TYPES, unsupportedMediaType, type MediaType } from './jsonapi.ts';
 
 declare module 'fastify' {
@@ -8,17 +8,43 @@ declare module 'fastify' {
   }
 }
 
+/** The Accept values clients actually send, settled without parsing. */
+const COMMON_ACCEPT: ReadonlyMap<string, MediaType> = new Map([
+  ['application/vnd.api+json', 'application/vnd.api+json'],
+  ['application/json', 'application/json'],
+  ['*/*', 'application/vnd.api+json'],
+]);
+
 /**
- * Picks the response media type from Accept: `application/vnd.api+json` or `application/json`
- * as asked, vnd.api+json for `*\/*` or no Accept, 415 for anything else (DESIGN §5).
+ * The media type to answer with, from the request's Accept: `application/vnd.api+json` or
+ * `application/json` as asked, vnd.api+json for `*\/*` or no Accept; null for anything else.
+ */
+export function negotiateMediaType(request: FastifyRequest): MediaType | null {
+  const accept = request.headers.accept;
+  if (accept === undefined || accept === '') return MEDIA_TYPES[0];
+  const common = COMMON_ACCEPT.get(accept);
+  if (common !== undefined) return common;
+  const chosen = request.accepts().type([...MEDIA_TYPES]);
+  return chosen === false ? null : (chosen as MediaType);
+}
+
+const negotiate: onRequestHookHandler = (request, _reply, done) => {
+  const chosen = negotiateMediaType(request);
+  if (chosen === null) return done(unsupportedMediaType());
+  request.negotiatedType = chosen;
+  done();
+};
+
+/**
+ * Content negotiation (DESIGN §5) on every route but those marked `negotiate: false`, ahead of
+ * the route's own hooks so a foreign Accept gets 415 before a missing key gets 401. Must be
+ * called before routes are added.
  */
 export function registerContentNegotiation(app: FastifyInstance): void {
   app.decorateRequest('negotiatedType', MEDIA_TYPES[0]);
-  app.addHook('onRequest', async (request) => {
-    if (request.method === 'OPTIONS' || request.routeOptions.config.negotiate === false) return;
-    if (request.headers.accept === undefined) return;
-    const chosen = request.accepts().type([...MEDIA_TYPES]);
-    if (chosen === false) throw unsupportedMediaType();
-    request.negotiatedType = chosen as MediaType;
+  app.addHook('onRoute', (route) => {
+    if (route.config?.negotiate === false || route.method === 'OPTIONS') return;
+    const existing = route.onRequest ?? [];
+    route.onRequest = [negotiate, ...(Array.isArray(existing) ? existing : [existing])];
   });
 }

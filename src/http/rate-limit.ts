@@ -1,4 +1,9 @@
-import type { FastifyInstance, preHandlerAsyncHookHandler, RouteOptions } from 'fastify';
+import type {
+  FastifyInstance,
+  onSendHookHandler,
+  preHandlerAsyncHookHandler,
+  RouteOptions,
+} from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.ts';
@@ -32,19 +37,24 @@ export async function registerRateLimits(
   });
   const limit = app.rateLimit() as preHandlerAsyncHookHandler;
 
-  app.addHook('onRoute', (route) => {
-    if (!options.isKeyed(route)) return;
-    const existing = route.preHandler ?? [];
-    route.preHandler = [...(Array.isArray(existing) ? existing : [existing]), limit];
-  });
-
   // The plugin reports the reset as seconds from now; clients want the UNIX time it happens,
   // consistent with the response's Date (some subtract one from the other).
-  app.addHook('onSend', async (_request, reply) => {
+  const rewriteReset: onSendHookHandler = (_request, reply, payload, done) => {
     const secondsLeft = reply.getHeader(RESET_HEADER);
-    if (secondsLeft === undefined) return;
-    const now = options.clock.now();
-    reply.header('date', new Date(now).toUTCString());
-    reply.header(RESET_HEADER, Math.ceil(now / 1000) + Number(secondsLeft));
+    if (secondsLeft !== undefined) {
+      const now = options.clock.now();
+      reply.header('date', new Date(now).toUTCString());
+      reply.header(RESET_HEADER, Math.ceil(now / 1000) + Number(secondsLeft));
+    }
+    done(null, payload);
+  };
+
+  app.addHook('onRoute', (route) => {
+    if (!options.isKeyed(route)) return;
+    route.preHandler = [...asArray(route.preHandler), limit];
+    route.onSend = [...asArray(route.onSend), rewriteReset];
   });
 }
+
+const asArray = <T>(hooks: T | T[] | undefined): T[] =>
+  hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];

@@ -65,7 +65,9 @@ export async function loadMatchDocument(
   }
 
   const match = await findMatchRecord(store.db, matchId);
-  if (match === null) return null;
+  // A match is only rendered for a shard of its own platform: nobody can fill the table with
+  // documents of shards the match does not belong to.
+  if (match === null || match.platform !== variant.shard.platform) return null;
   const rendered = await renderStoredDocument(match, variant);
   await store.db
     .insertInto('match_documents')
