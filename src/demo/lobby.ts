@@ -48,9 +48,11 @@ export function fillLobby(random: Random, slot: MatchSlot, mm: Matchmaking): Lob
   if (slot.baseMode === null) {
     const arena = adHoc(random, slot, mm, 16, usable);
     admit(arena);
+    // Seats nobody free could take go to bots, so both teams always field eight.
+    const entrants = [...arena.map(human), ...makeBots(random, 16 - arena.length)];
     return [
-      { teamId: 1, members: arena.slice(0, 8).map(human) },
-      { teamId: 2, members: arena.slice(8).map(human) },
+      { teamId: 1, members: entrants.slice(0, 8) },
+      { teamId: 2, members: entrants.slice(8) },
     ];
   }
 
@@ -100,6 +102,9 @@ export function fillLobby(random: Random, slot: MatchSlot, mm: Matchmaking): Lob
     admit(humans);
   }
 
+  // When nearly everyone is already in a match, bots fill the lobby up to two full teams: a
+  // scheduled match is always played, by at least two rosters.
+  bots = Math.max(bots, 2 * teamSize - humans.length);
   const rosters: Entrant[][] = [
     ...groupIntoRosters(random, humans.map(human), teamSize, slot.kind),
     ...groupIntoRosters(random, makeBots(random, bots), teamSize, slot.kind),

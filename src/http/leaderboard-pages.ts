@@ -1,0 +1,165 @@
+/**
+ * The rendered pages of the current leaderboard builds, kept in this process as bytes (DESIGN
+ * §6): a page is rendered and gzipped once per build and variant, then served without a query.
+ * Which build is current costs one primary key read a minute per leaderboard at most, and a
+ * rebuild brings a new build id, so a replaced build's pages stop being served within a minute
+ * (at once when the rebuild was due). Pages are held by their build and dropped with it.
+ */
+import crypto from 'node:crypto';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { v5 as uuidV5 } from 'uuid';
+import type { Clock } from '../clock.ts';
+import { renderLeaderboard } from '../presenters/leaderboard-document.ts';
+import {
+  findLeaderboard,
+  listLeaderboardEntries,
+  type EntrySelection,
+  type LeaderboardBuild,
+  type LeaderboardKey,
+} from '../store/leaderboards.ts';
+import type { Store } from '../store/store.ts';
+import { gzipEtag } from './precompressed.ts';
+
+const gzip = promisify(zlib.gzip);
+
+/**
+ * How long a lookup that found no current build (the job has not built this season yet, or its
+ * next run is overdue) is trusted, in ms: the build is looked up again after it, and clients
+ * may cache the answer that long.
+ */
+const RECHECK_MS = 10_000;
+
+/**
+ * How long a current build is trusted before its id is read again, in ms. The job replaces a
+ * build when it expires, but a rebuild run by hand or by another instance can come earlier;
+ * one primary key read a minute per leaderboard picks it up.
+ */
+const TRUST_MS = 60_000;
+
+/** Namespace of the stand-in ids of leaderboards not built yet (a fixed random UUID). */
+const PENDING_ID_NAMESPACE = '8f0b7c52-3e61-4c1e-9a57-2f4d8f6b1e09';
+
+/** Lookups of a page before giving up, when rebuilds keep replacing the build meanwhile. */
+const MAX_ATTEMPTS = 3;
+
+/** A page rendered once, as served: identity and gzip bytes with their entity tags. */
+export interface RenderedPage {
+  body: Buffer;
+  bodyGzip: Buffer;
+  etag: string;
+  etagGzip: string;
+}
+
+/** What one request asks for, once its path and query are validated. */
+export interface PageRequest {
+  key: LeaderboardKey;
+  /** The page's key among its build's pages: everything its bytes depend on but the build. */
+  variant: string;
+  selection: EntrySelection;
+  shardId: string;
+  selfUrl: string;
+}
+
+/** The current build of one leaderboard as this process knows it, with its pages so far. */
+interface KnownBuild {
+  key: LeaderboardKey;
+  /** Null before the first build of the season: every page is then empty. */
+  build: LeaderboardBuild | null;
+  /** Epoch ms until which answers may be cached: the build's expiry, or a few seconds. */
+  validUntil: number;
+  /** Epoch ms after which the current build id is read again. */
+  recheckAt: number;
+  pages: Map<string, Promise<RenderedPage | null>>;
+}
+
+export interface LeaderboardPages {
+  /**
+   * The page of the current build, and until when (epoch ms) clients may cache it: the build's
+   * expiry, or a few seconds when no build is current.
+   */
+  get(page: PageRequest): Promise<{ page: RenderedPage; validUntil: number }>;
+}
+
+export function leaderboardPages(store: Store, clock: Clock): LeaderboardPages {
+  // Keyed by platform and mode: a new season's build replaces the last season's pages.
+  const known = new Map<string, KnownBuild>();
+  const lookups = new Map<string, Promise<KnownBuild>>();
+
+  /** The known build while it is trusted (no query), else one primary key read. */
+  function currentBuild(key: LeaderboardKey, recheck: boolean): KnownBuild | Promise<KnownBuild> {
+    const now = clock.now();
+    const slot = `${key.platform}\u0000${key.gameMode}`;
+    const previous = known.get(slot);
+    const sameSeason = previous !== undefined && previous.key.seasonId === key.seasonId;
+    if (sameSeason && !recheck && now < previous.recheckAt) return previous;
+    let pending = lookups.get(slot);
+    if (pending === undefined) {
+      pending = findLeaderboard(store.db, key)
+        .then((build) => {
+          const current = build !== null && build.expiresAt > now;
+          // The same build again (a routine recheck, or its rebuild is overdue): keep its pages.
+          const same = sameSeason && previous.build?.id === build?.id;
+          const validUntil = current ? build.expiresAt : now + RECHECK_MS;
+          const next: KnownBuild = {
+            key,
+            build,
+            validUntil,
+            recheckAt: Math.min(validUntil, now + TRUST_MS),
+            pages: same ? previous.pages : new Map(),
+          };
+          known.set(slot, next);
+          return next;
+        })
+        .finally(() => lookups.delete(slot));
+      lookups.set(slot, pending);
+    }
+    return pending;
+  }
+
+  /** Renders a page of a build; null when the build was replaced since it was looked up. */
+  async function render(target: KnownBuild, request: PageRequest): Promise<RenderedPage | null> {
+    const { key, build } = target;
+    const entries = build
+      ? await listLeaderboardEntries(store.db, key, build.id, request.selection)
+      : [];
+    if (entries === null) return null;
+    const id =
+      build?.id ?? uuidV5(`${key.platform}/${key.seasonId}/${key.gameMode}`, PENDING_ID_NAMESPACE);
+    const body = Buffer.from(
+      renderLeaderboard({
+        id,
+        shardId: request.shardId,
+        gameMode: key.gameMode,
+        seasonId: key.seasonId,
+        entries,
+        selfUrl: request.selfUrl,
+      }),
+    );
+    const etag = `"${crypto.createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+    return { body, bodyGzip: await gzip(body), etag, etagGzip: gzipEtag(etag) };
+  }
+
+  return {
+    async get(request) {
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        const build = await currentBuild(request.key, attempt > 0);
+        let rendering = build.pages.get(request.variant);
+        if (rendering === undefined) {
+          rendering = render(build, request);
+          build.pages.set(request.variant, rendering);
+          // A failed or stale rendering is forgotten, so the next request tries again.
+          rendering.then(
+            (page) => page === null && build.pages.delete(request.variant),
+            () => build.pages.delete(request.variant),
+          );
+        }
+        const page = await rendering;
+        if (page !== null) return { page, validUntil: build.validUntil };
+      }
+      throw new Error(
+        `leaderboard ${request.key.gameMode} was rebuilt ${MAX_ATTEMPTS} times while being read`,
+      );
+    },
+  };
+}

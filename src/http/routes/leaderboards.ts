@@ -1,0 +1,141 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { RouteContext } from '../../app.ts';
+import { STANDARD_GAME_MODES, isStandardGameMode } from '../../domain/game-modes.ts';
+import { LEADERBOARD_SIZE, REGIONAL_LEADERBOARD_SIZE } from '../../domain/ranking.ts';
+import type { ResolvedShard } from '../../domain/shards.ts';
+import { badRequest, notFound } from '../jsonapi.ts';
+import { leaderboardPages, type PageRequest } from '../leaderboard-pages.ts';
+import { acceptsGzip, isNotModified } from '../precompressed.ts';
+import { seasonListsFor } from '../season-lists.ts';
+import { enforceShardRule, requestShard } from '../shards.ts';
+
+const PAGE_SIZE = 100;
+const PAGE_PARAMETER = 'page[number]';
+const LAST_PAGE = LEADERBOARD_SIZE / PAGE_SIZE - 1;
+
+const GameModeParams = Type.Object({ shard: Type.String(), gameMode: Type.String() });
+const SeasonParams = Type.Object({
+  shard: Type.String(),
+  seasonId: Type.String(),
+  gameMode: Type.String(),
+});
+
+/** The path's game mode, or a 404 naming it and the modes that have leaderboards. */
+function leaderboardGameMode(gameMode: string): string {
+  if (isStandardGameMode(gameMode)) return gameMode;
+  throw notFound(
+    `No leaderboard for game mode '${gameMode}'; the game modes are ${STANDARD_GAME_MODES.join(', ')}`,
+  );
+}
+
+/** The `page[number]` query parameter: absent is page 0; anything but an integer 0–9 is a 400. */
+function pageNumber(value: unknown): number {
+  if (value === undefined) return 0;
+  if (typeof value === 'string' && /^\d{1,3}$/.test(value) && Number(value) <= LAST_PAGE)
+    return Number(value);
+  throw badRequest(
+    `${PAGE_PARAMETER} must be an integer from 0 to ${LAST_PAGE} (pages of ${PAGE_SIZE} players); got '${String(value)}'`,
+  );
+}
+
+/**
+ * `GET /shards/:shard/leaderboards/:gameMode?page[number]=N` (spec §4: a PC platform shard, ten
+ * pages of 100 of the top 1000) and `GET /shards/:shard/leaderboards/:seasonId/:gameMode` (the
+ * real service's form, REFERENCE §3.10: a PC platform-region shard, the region's top 500), both
+ * keyed and of the current season only.
+ *
+ * Pages are served as bytes rendered once per build (src/http/leaderboard-pages.ts), with an
+ * ETag, and are cacheable until the next rebuild is due. Before the job's first build of a
+ * season every page is empty — 200, cacheable for seconds, with a stand-in id derived from the
+ * leaderboard — rather than an error.
+ */
+export function leaderboardRoutes(app: FastifyInstance, context: RouteContext): void {
+  const { config, store, clock } = context;
+  const seasonLists = seasonListsFor(store, clock);
+  const pages = leaderboardPages(store, clock);
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  async function currentSeasonId(shard: ResolvedShard): Promise<string> {
+    const { current } = await seasonLists.get(shard.platform);
+    if (current === null) throw notFound(`Shard '${shard.spelling}' has no current season`);
+    return current.id;
+  }
+
+  async function send(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    wanted: PageRequest,
+  ): Promise<FastifyReply> {
+    const { page: rendered, validUntil } = await pages.get(wanted);
+    const maxAge = Math.max(0, Math.floor((validUntil - clock.now()) / 1000));
+    const gzipped = acceptsGzip(request);
+    reply.header('cache-control', `public, max-age=${maxAge}`);
+    reply.header('etag', gzipped ? rendered.etagGzip : rendered.etag);
+    reply.header('vary', 'Accept-Encoding');
+    if (isNotModified(request, rendered.etag, rendered.etagGzip)) return reply.code(304).send();
+    reply.header('content-type', request.negotiatedType);
+    // Already gzipped: the compression plugin leaves a body with a Content-Encoding alone.
+    if (gzipped) reply.header('content-encoding', 'gzip');
+    return reply.send(gzipped ? rendered.bodyGzip : rendered.body);
+  }
+
+  routes.get(
+    '/shards/:shard/leaderboards/:gameMode',
+    { schema: { params: GameModeParams }, onRequest: context.requireApiKey },
+    async (request, reply) => {
+      const shard = requestShard(request.params.shard, config);
+      enforceShardRule(
+        shard,
+        { platform: true, region: false, pcOnly: true },
+        'Leaderboards',
+        config,
+      );
+      const gameMode = leaderboardGameMode(request.params.gameMode);
+      const requested = (request.query as Record<string, unknown>)[PAGE_PARAMETER];
+      const page = pageNumber(requested);
+      const seasonId = await currentSeasonId(shard);
+      const query = requested === undefined ? '' : `?${PAGE_PARAMETER}=${page}`;
+      return send(request, reply, {
+        key: { platform: shard.platform, seasonId, gameMode },
+        variant: `page\u0000${shard.spelling}\u0000${page}${query}`,
+        selection: { fromRank: page * PAGE_SIZE + 1, toRank: (page + 1) * PAGE_SIZE },
+        shardId: shard.spelling,
+        selfUrl: `${config.publicBaseUrl}/shards/${shard.spelling}/leaderboards/${gameMode}${query}`,
+      });
+    },
+  );
+
+  routes.get(
+    '/shards/:shard/leaderboards/:seasonId/:gameMode',
+    { schema: { params: SeasonParams }, onRequest: context.requireApiKey },
+    async (request, reply) => {
+      const { seasonId } = request.params;
+      const shard = requestShard(request.params.shard, config);
+      enforceShardRule(
+        shard,
+        { platform: false, region: true, pcOnly: true },
+        'Season leaderboards',
+        config,
+      );
+      const gameMode = leaderboardGameMode(request.params.gameMode);
+      const seasons = await seasonLists.get(shard.platform);
+      if (!seasons.ids.has(seasonId))
+        throw notFound(`Unknown season '${seasonId}' on shard '${shard.spelling}'`);
+      const current = await currentSeasonId(shard);
+      if (seasonId !== current) {
+        throw notFound(
+          `Leaderboards are kept for the current season only ('${current}'), not for '${seasonId}'`,
+        );
+      }
+      return send(request, reply, {
+        key: { platform: shard.platform, seasonId, gameMode },
+        variant: `region\u0000${shard.spelling}`,
+        selection: { region: shard.canonical, limit: REGIONAL_LEADERBOARD_SIZE },
+        shardId: shard.spelling,
+        selfUrl: `${config.publicBaseUrl}/shards/${shard.spelling}/leaderboards/${seasonId}/${gameMode}`,
+      });
+    },
+  );
+}

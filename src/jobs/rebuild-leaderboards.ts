@@ -1,0 +1,103 @@
+import type { Config } from '../config.ts';
+import type { Job, JobDeps } from './scheduler.ts';
+import { STANDARD_GAME_MODES } from '../domain/game-modes.ts';
+import { leaderboardEntries, rankPlayers } from '../domain/ranking.ts';
+import { seasonAt } from '../domain/seasons.ts';
+import { PC_PLATFORMS, type Platform } from '../domain/shards.ts';
+import {
+  listLeaderboardCandidates,
+  listLeaderboardKeys,
+  replaceLeaderboard,
+  type LeaderboardKey,
+} from '../store/leaderboards.ts';
+import { listSeasons } from '../store/seasons.ts';
+import type { Db } from '../store/store.ts';
+
+const intervalMs = (config: Readonly<Config>): number => config.leaderboardIntervalMinutes * 60_000;
+
+/** The current season of each PC platform at `now` (platforms before their first season are left out). */
+async function currentSeasons(
+  db: Db,
+  now: number,
+): Promise<Array<{ platform: Platform; seasonId: string }>> {
+  const current: Array<{ platform: Platform; seasonId: string }> = [];
+  for (const platform of PC_PLATFORMS) {
+    const season = seasonAt(await listSeasons(db, platform), now);
+    if (season) current.push({ platform, seasonId: season.id });
+  }
+  return current;
+}
+
+export interface RebuildSummary {
+  seasons: Array<{ platform: Platform; seasonId: string }>;
+  /** Leaderboards built (platforms × modes). */
+  builds: number;
+  /** Ranked players read, over every build. */
+  candidates: number;
+  /** Entries stored, over every build. */
+  entries: number;
+}
+
+/**
+ * Rebuilds the leaderboard of every PC platform's current season and standard game mode: ranks
+ * every player with an aggregate there and stores the top 1000 (plus each region's top 500) as
+ * a new build that replaces the previous one, also of an earlier season. A mode nobody played
+ * yet gets an empty build, so the endpoint answers for it and the job knows it is done.
+ */
+export async function rebuildLeaderboards(deps: JobDeps): Promise<RebuildSummary> {
+  const { store, config, clock } = deps;
+  const seasons = await currentSeasons(store.db, clock.now());
+  const summary: RebuildSummary = { seasons, builds: 0, candidates: 0, entries: 0 };
+  for (const { platform, seasonId } of seasons) {
+    for (const gameMode of STANDARD_GAME_MODES) {
+      const key: LeaderboardKey = { platform, seasonId, gameMode };
+      const candidates = await listLeaderboardCandidates(store.db, key);
+      const entries = leaderboardEntries(rankPlayers(candidates));
+      const builtAt = clock.now();
+      await replaceLeaderboard(store, key, entries, {
+        builtAt,
+        expiresAt: builtAt + intervalMs(config),
+      });
+      summary.builds++;
+      summary.candidates += candidates.length;
+      summary.entries += entries.length;
+    }
+  }
+  return summary;
+}
+
+/**
+ * True when some PC platform's current season lacks a build for a standard mode (never built,
+ * or the stored build is of an earlier season): a fresh start or a new season then gets its
+ * leaderboards at once rather than at the next interval.
+ */
+export async function leaderboardsMissing(deps: JobDeps): Promise<boolean> {
+  const { store, clock } = deps;
+  const built = new Set(
+    (await listLeaderboardKeys(store.db, PC_PLATFORMS)).map(
+      (key) => `${key.platform}\u0000${key.seasonId}\u0000${key.gameMode}`,
+    ),
+  );
+  for (const { platform, seasonId } of await currentSeasons(store.db, clock.now())) {
+    for (const gameMode of STANDARD_GAME_MODES) {
+      if (!built.has(`${platform}\u0000${seasonId}\u0000${gameMode}`)) return true;
+    }
+  }
+  return false;
+}
+
+export const rebuildLeaderboardsJob: Job = {
+  name: 'leaderboards',
+  intervalMs,
+  outputMissing: leaderboardsMissing,
+  async run(deps) {
+    const started = performance.now();
+    const result = await rebuildLeaderboards(deps);
+    const seasons =
+      result.seasons.map((s) => `${s.platform} ${s.seasonId}`).join(', ') || 'no season';
+    return (
+      `built ${result.builds} leaderboards (${seasons}) from ${result.candidates} ranked players, ` +
+      `${result.entries} entries stored, in ${Math.round(performance.now() - started)} ms`
+    );
+  },
+};
