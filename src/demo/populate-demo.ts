@@ -27,7 +27,10 @@ export interface PopulateDemoResult {
   ms: number;
 }
 
-/** Generates the demo matches and ingests them one by one, in chronological order. */
+/** Matches being ingested at once; more only queue behind the single writer. */
+const IN_FLIGHT = 4;
+
+/** Generates the demo matches and ingests them, a few at a time, in chronological order. */
 export async function populateDemo(
   deps: IngestDeps,
   options: PopulateDemoOptions,
@@ -55,17 +58,25 @@ export async function populateDemo(
     else duplicates++;
     bar?.increment();
   };
-  // One match ahead: the next match is generated on this thread while the previous one's
-  // telemetry is gzipped and written by the thread pool. Ingests still run one at a time.
-  let pending: ReturnType<typeof ingestMatch> | null = null;
+  // A few matches in flight: while one match's transaction runs, the next ones are generated,
+  // and their telemetry is gzipped and written by the thread pool. Transactions still commit one
+  // at a time (SQLite has one writer), and every derived value — sums, maxima, newest name,
+  // distinct days — comes out the same whatever order the matches commit in.
+  const inFlight = new Set<Promise<void>>();
+  const failures: unknown[] = [];
   try {
     for (const match of plan.matches()) {
-      if (pending) await settle(pending);
-      pending = ingestMatch(deps, match);
-      // Awaited on the next round; marked handled so a failure during generation is not unhandled.
-      pending.catch(() => undefined);
+      if (inFlight.size >= IN_FLIGHT) await Promise.race(inFlight);
+      if (failures.length > 0) break;
+      const pending: Promise<void> = settle(ingestMatch(deps, match))
+        .catch((error: unknown) => {
+          failures.push(error);
+        })
+        .finally(() => inFlight.delete(pending));
+      inFlight.add(pending);
     }
-    if (pending) await settle(pending);
+    await Promise.all(inFlight);
+    if (failures.length > 0) throw failures[0];
   } finally {
     bar?.stop();
   }
