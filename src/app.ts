@@ -79,7 +79,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.setNotFoundHandler((request, reply) => {
     request.negotiatedType = negotiateMediaType(request) ?? request.negotiatedType;
-    return sendError(request, reply, notFound(`No resource at ${request.method} ${request.url.split('?')[0]}`));
+    return sendError(
+      request,
+      reply,
+      notFound(`No resource at ${request.method} ${request.url.split('?')[0]}`),
+    );
   });
 
   const context: RouteContext = { ...deps, requireApiKey: apiKeyGuard(deps.store, deps.clock) };

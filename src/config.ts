@@ -9,8 +9,17 @@ import { Value } from '@sinclair/typebox/value';
 import { VENDOR_SHARD_ALIASES, isPlatform, isRegion } from './domain/shards.ts';
 
 const Env = Type.Object({
-  PORT: Type.Integer({ minimum: 1, maximum: 65535, default: 8080, description: 'TCP port the API listens on.' }),
-  HOST: Type.String({ minLength: 1, default: '0.0.0.0', description: 'Interface the API binds to.' }),
+  PORT: Type.Integer({
+    minimum: 1,
+    maximum: 65535,
+    default: 8080,
+    description: 'TCP port the API listens on.',
+  }),
+  HOST: Type.String({
+    minLength: 1,
+    default: '0.0.0.0',
+    description: 'Interface the API binds to.',
+  }),
   DATA_DIR: Type.String({
     minLength: 1,
     default: './data',
@@ -39,7 +48,8 @@ const Env = Type.Object({
   ),
   DEMO_DATA: Type.Union([Type.Literal('auto'), Type.Literal('off')], {
     default: 'auto',
-    description: '`auto`: `serve` generates the demo data set when the store is empty; `off`: never.',
+    description:
+      '`auto`: `serve` generates the demo data set when the store is empty; `off`: never.',
   }),
   DEMO_API_KEY: Type.Optional(
     Type.String({
@@ -59,7 +69,7 @@ const Env = Type.Object({
     default: 'vendor',
     pattern: '^(vendor|none|vendor,)?([a-z0-9-]+=[a-z0-9-]+)?(,[a-z0-9-]+=[a-z0-9-]+)*$',
     description:
-      'Extra shard spellings, `alias=shard,…`; `vendor` (default) accepts the real service\'s names (steam, kakao, psn, xbox, psn-eu …), `none` only the spec\'s.',
+      "Extra shard spellings, `alias=shard,…`; `vendor` (default) accepts the real service's names (steam, kakao, psn, xbox, psn-eu …), `none` only the spec's.",
   }),
   REDIS_URL: Type.Optional(
     Type.String({
@@ -71,11 +81,13 @@ const Env = Type.Object({
   RATE_LIMIT_PER_MINUTE: Type.Integer({
     minimum: 1,
     default: 10,
-    description: 'Default per-minute request budget of a new API key (`keys create --rpm` overrides).',
+    description:
+      'Default per-minute request budget of a new API key (`keys create --rpm` overrides).',
   }),
   JOBS: Type.Union([Type.Literal('on'), Type.Literal('off')], {
     default: 'on',
-    description: '`on`: `serve` runs the leaderboard, samples and retention jobs on schedule; `off`: never.',
+    description:
+      '`on`: `serve` runs the leaderboard, samples and retention jobs on schedule; `off`: never.',
   }),
   LEADERBOARD_INTERVAL_MINUTES: Type.Integer({
     minimum: 1,
@@ -90,7 +102,7 @@ const Env = Type.Object({
   SAMPLE_SIZE: Type.Integer({
     minimum: 1,
     default: 500,
-    description: 'Matches picked at random for one region\'s sample list.',
+    description: "Matches picked at random for one region's sample list.",
   }),
   RETENTION_INTERVAL_MINUTES: Type.Integer({
     minimum: 1,
@@ -152,7 +164,8 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
   }
   const values = Value.Convert(Env, Value.Default(Env, raw));
   const problems = [...Value.Errors(Env, values)].map(
-    (error) => `${error.path.slice(1) || 'environment'}: ${error.message} (got ${JSON.stringify(error.value)})`,
+    (error) =>
+      `${error.path.slice(1) || 'environment'}: ${error.message} (got ${JSON.stringify(error.value)})`,
   );
   if (problems.length > 0) throw new ConfigError(problems);
   const parsed = values as Static<typeof Env>;
@@ -160,7 +173,10 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
   const aliases = parseShardAliases(parsed.SHARD_ALIASES, problems);
   if (problems.length > 0) throw new ConfigError(problems);
 
-  const publicBaseUrl = (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, '');
+  const publicBaseUrl = (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(
+    /\/+$/,
+    '',
+  );
   const dataDir = path.resolve(parsed.DATA_DIR);
   return Object.freeze({
     port: parsed.PORT,
@@ -168,7 +184,10 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     dataDir,
     databaseUrl: parsed.DATABASE_URL ?? `sqlite:${path.join(dataDir, 'gamedata.sqlite')}`,
     publicBaseUrl,
-    telemetryBaseUrl: (parsed.TELEMETRY_BASE_URL ?? `${publicBaseUrl}/telemetry`).replace(/\/+$/, ''),
+    telemetryBaseUrl: (parsed.TELEMETRY_BASE_URL ?? `${publicBaseUrl}/telemetry`).replace(
+      /\/+$/,
+      '',
+    ),
     demoData: parsed.DEMO_DATA,
     demoApiKey: parsed.DEMO_API_KEY ?? null,
     demoSeed: parsed.DEMO_SEED,

@@ -19,7 +19,9 @@ const JOB_TICK_MS = 60_000;
 async function serve(config: Readonly<Config>): Promise<void> {
   const runtime = await openRuntime(config);
   if (config.demoData === 'auto' && (await isStoreEmpty(runtime))) {
-    process.stderr.write('The store is empty: generating the demo data set (DEMO_DATA=off to skip)…\n');
+    process.stderr.write(
+      'The store is empty: generating the demo data set (DEMO_DATA=off to skip)…\n',
+    );
     const summary = await populateDemo(runtime, {
       seed: config.demoSeed,
       scale: 1,
@@ -31,7 +33,9 @@ async function serve(config: Readonly<Config>): Promise<void> {
     );
   }
   const demoKey =
-    config.demoData === 'auto' || config.demoApiKey !== null ? await ensureDemoApiKey(runtime) : null;
+    config.demoData === 'auto' || config.demoApiKey !== null
+      ? await ensureDemoApiKey(runtime)
+      : null;
 
   const app = await buildApp({
     ...runtime,
@@ -89,7 +93,9 @@ try {
   if (error instanceof ConfigError) {
     process.stderr.write(`${error.message}\n`);
   } else {
-    process.stderr.write(`gamedata: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `gamedata: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
   }
   process.exit(1);
 }

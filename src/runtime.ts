@@ -21,12 +21,17 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export async function openRuntime(config: Readonly<Config>, clock: Clock = systemClock): Promise<Runtime> {
+export async function openRuntime(
+  config: Readonly<Config>,
+  clock: Clock = systemClock,
+): Promise<Runtime> {
   const store = await openStore(config.databaseUrl);
   await syncSeasons(store, clock.now());
   const blobs = directoryBlobStore(path.join(config.dataDir, 'blobs'));
   // Only the rate limiter uses Redis; connect lazily so commands that never serve don't wait on it.
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 }) : null;
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 })
+    : null;
   return {
     config,
     store,

@@ -17,7 +17,13 @@ test('defaults give a runnable configuration', () => {
 
 test('every problem is reported at once', () => {
   assert.throws(
-    () => loadConfig({ PORT: 'eighty', RETENTION_DAYS: '-1', DATABASE_URL: 'mysql://x', DEMO_DATA: 'maybe' }),
+    () =>
+      loadConfig({
+        PORT: 'eighty',
+        RETENTION_DAYS: '-1',
+        DATABASE_URL: 'mysql://x',
+        DEMO_DATA: 'maybe',
+      }),
     (error: unknown) => {
       assert.ok(error instanceof ConfigError);
       const joined = error.problems.join('\n');

@@ -9,7 +9,8 @@ import type { BlobStore } from './blob-store.ts';
 export function directoryBlobStore(root: string): BlobStore {
   const resolve = (key: string): string => {
     const file = path.resolve(root, key);
-    if (!file.startsWith(path.resolve(root) + path.sep)) throw new Error(`blob key escapes the store: ${key}`);
+    if (!file.startsWith(path.resolve(root) + path.sep))
+      throw new Error(`blob key escapes the store: ${key}`);
     return file;
   };
   return {

@@ -17,7 +17,8 @@ export async function ensureDemoApiKey(runtime: Runtime): Promise<string> {
   let key = config.demoApiKey;
   if (key === null && fs.existsSync(file)) {
     const saved = fs.readFileSync(file, 'utf8').trim();
-    if (saved && (await findApiKeyByHash(store.db, hashApiKey(saved)))?.revokedAt === null) key = saved;
+    if (saved && (await findApiKeyByHash(store.db, hashApiKey(saved)))?.revokedAt === null)
+      key = saved;
   }
   const created = await createApiKey(store.db, {
     name: 'demo',

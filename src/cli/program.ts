@@ -43,7 +43,10 @@ async function withRuntime<T>(
   work: (runtime: Runtime) => Promise<T>,
   now?: number,
 ): Promise<T> {
-  const runtime = await openRuntime(loadConfig(io.env), now === undefined ? systemClock : fixedClock(now));
+  const runtime = await openRuntime(
+    loadConfig(io.env),
+    now === undefined ? systemClock : fixedClock(now),
+  );
   try {
     return await work(runtime);
   } finally {
@@ -51,22 +54,35 @@ async function withRuntime<T>(
   }
 }
 
-export function buildProgram(io: CliIo, serve: (config: Readonly<Config>) => Promise<void>): Command {
+export function buildProgram(
+  io: CliIo,
+  serve: (config: Readonly<Config>) => Promise<void>,
+): Command {
   const program = new Command('gamedata')
     .description('Self-hostable game data API: serve it, fill it, manage its keys.')
     .showHelpAfterError();
 
   program
     .command('serve', { isDefault: true })
-    .description('Start the API (generating demo data first when the store is empty and DEMO_DATA=auto).')
+    .description(
+      'Start the API (generating demo data first when the store is empty and DEMO_DATA=auto).',
+    )
     .action(() => serve(loadConfig(io.env)));
 
   program
     .command('demo')
-    .description('Generate the demo data set through the ingest pipeline and register the demo API key.')
+    .description(
+      'Generate the demo data set through the ingest pipeline and register the demo API key.',
+    )
     .addOption(new Option('--seed <n>', 'generator seed (default: DEMO_SEED)').argParser(Number))
-    .addOption(new Option('--scale <x>', 'multiplies the number of matches').argParser(positiveNumber).default(1))
-    .addOption(new Option('--now <iso>', 'end of the generated 14 days (default: now)').argParser(instant))
+    .addOption(
+      new Option('--scale <x>', 'multiplies the number of matches')
+        .argParser(positiveNumber)
+        .default(1),
+    )
+    .addOption(
+      new Option('--now <iso>', 'end of the generated 14 days (default: now)').argParser(instant),
+    )
     .action(async (options: { seed?: number; scale: number; now?: number }) => {
       await withRuntime(
         io,
@@ -89,10 +105,15 @@ export function buildProgram(io: CliIo, serve: (config: Readonly<Config>) => Pro
 
   program
     .command('ingest')
-    .description('Ingest finished matches: a JSON file, a directory of them, or - for standard input.')
+    .description(
+      'Ingest finished matches: a JSON file, a directory of them, or - for standard input.',
+    )
     .argument('<source>', 'file, directory or -')
     .option('--region <shard>', 'platform-region shard for recorded documents that do not name one')
-    .option('--telemetry <file>', 'telemetry file (JSON or gzip) of a single recorded match document')
+    .option(
+      '--telemetry <file>',
+      'telemetry file (JSON or gzip) of a single recorded match document',
+    )
     .action(async (source: string, options: { region?: string; telemetry?: string }) => {
       await withRuntime(io, async (runtime) => {
         const results = await ingestPath(runtime, source, options);
@@ -127,7 +148,9 @@ export function buildProgram(io: CliIo, serve: (config: Readonly<Config>) => Pro
           ratePerMinute: options.rpm ?? runtime.config.defaultRatePerMinute,
           now: runtime.clock.now(),
         });
-        io.out(`Created ${record.id} "${record.name}" (${record.ratePerMinute} requests/minute). The key:`);
+        io.out(
+          `Created ${record.id} "${record.name}" (${record.ratePerMinute} requests/minute). The key:`,
+        );
         io.out(key);
       });
     });
@@ -137,7 +160,8 @@ export function buildProgram(io: CliIo, serve: (config: Readonly<Config>) => Pro
     .action(async () => {
       await withRuntime(io, async (runtime) => {
         for (const key of await listApiKeys(runtime.store.db)) {
-          const state = key.revokedAt === null ? 'active' : `revoked ${new Date(key.revokedAt).toISOString()}`;
+          const state =
+            key.revokedAt === null ? 'active' : `revoked ${new Date(key.revokedAt).toISOString()}`;
           io.out(
             `${key.id}\t${key.name}\t${key.ratePerMinute}/min\tcreated ${new Date(key.createdAt).toISOString()}\t${state}`,
           );
@@ -159,12 +183,16 @@ export function buildProgram(io: CliIo, serve: (config: Readonly<Config>) => Pro
       });
     });
 
-  const jobs = program.command('jobs').description('Scheduled jobs (serve runs them on their intervals).');
+  const jobs = program
+    .command('jobs')
+    .description('Scheduled jobs (serve runs them on their intervals).');
   jobs
     .command('run')
     .description(`Run one job now: ${JOBS.map((job) => job.name).join(', ')}.`)
     .argument('<name>')
-    .addOption(new Option('--now <iso>', 'the time the job runs at (default: now)').argParser(instant))
+    .addOption(
+      new Option('--now <iso>', 'the time the job runs at (default: now)').argParser(instant),
+    )
     .action(async (name: string, options: { now?: number }) => {
       const job = findJob(name);
       if (!job) {

@@ -1,5 +1,12 @@
 /** The six standard game modes: the keys of season stats and the leaderboard path parameter. */
-export const STANDARD_GAME_MODES = ['solo', 'solo-fpp', 'duo', 'duo-fpp', 'squad', 'squad-fpp'] as const;
+export const STANDARD_GAME_MODES = [
+  'solo',
+  'solo-fpp',
+  'duo',
+  'duo-fpp',
+  'squad',
+  'squad-fpp',
+] as const;
 export type StandardGameMode = (typeof STANDARD_GAME_MODES)[number];
 
 export function isStandardGameMode(value: string): value is StandardGameMode {

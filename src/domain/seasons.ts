@@ -124,7 +124,8 @@ export function seasonCatalogue(platform: Platform, now: number): SeasonDefiniti
     id = (n) => `${SEASON_ID_PREFIX}console-${pad(n)}`;
   } else {
     seasons.push({ id: `${SEASON_ID_PREFIX}2017-beta`, startsAt: null });
-    for (let n = 1; n <= 9; n++) seasons.push({ id: `${SEASON_ID_PREFIX}2017-pre${n}`, startsAt: null });
+    for (let n = 1; n <= 9; n++)
+      seasons.push({ id: `${SEASON_ID_PREFIX}2017-pre${n}`, startsAt: null });
     seasons.push(...PC_DATED.map(define));
     next = extrapolatedPcStart;
     id = (n) => `${SEASON_ID_PREFIX}pc-2018-${pad(n)}`;

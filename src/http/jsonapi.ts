@@ -71,7 +71,11 @@ export function sendDocument(
 }
 
 /** Sends an ApiError as a JSON:API error document. */
-export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: ApiError,
+): FastifyReply {
   reply.headers(error.headers);
   return sendDocument(request, reply, errorDocument(error), error.status);
 }

@@ -33,7 +33,8 @@ export async function registerRateLimits(
     ...(options.redis ? { redis: options.redis } : {}),
     // Without its counters the service would be unlimited: better to fail loudly than open.
     skipOnError: false,
-    errorResponseBuilder: (_request, context) => tooManyRequests(Math.max(1, Math.ceil(context.ttl / 1000))),
+    errorResponseBuilder: (_request, context) =>
+      tooManyRequests(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
   const limit = app.rateLimit() as preHandlerAsyncHookHandler;
 

@@ -48,16 +48,22 @@ export const ParticipantStatsInput = Type.Object(
 
 export const ParticipantInput = Type.Object(
   {
-    id: Type.Optional({ ...Uuid, description: 'Participant id; derived from the match id when absent.' }),
+    id: Type.Optional({
+      ...Uuid,
+      description: 'Participant id; derived from the match id when absent.',
+    }),
     playerId: Type.String({
       pattern: '^(account\\.[0-9a-f]{32}|ai\\.\\d+)$',
       description: 'account.<32 hex> for players, ai.<n> for bots.',
     }),
     name: Type.String({ minLength: 1, maxLength: 64 }),
     shardId: Type.Optional(
-      Type.Union(PLATFORMS.map((p) => Type.Literal(p)), {
-        description: "The player's platform when it differs from the match's (cross-play).",
-      }),
+      Type.Union(
+        PLATFORMS.map((p) => Type.Literal(p)),
+        {
+          description: "The player's platform when it differs from the match's (cross-play).",
+        },
+      ),
     ),
     stats: ParticipantStatsInput,
   },
@@ -66,7 +72,10 @@ export const ParticipantInput = Type.Object(
 
 export const RosterInput = Type.Object(
   {
-    id: Type.Optional({ ...Uuid, description: 'Roster id; derived from the match id when absent.' }),
+    id: Type.Optional({
+      ...Uuid,
+      description: 'Roster id; derived from the match id when absent.',
+    }),
     teamId: Type.Integer({ minimum: 0 }),
     rank: Type.Integer({ minimum: 1, description: 'Placement of the team, 1 = winner.' }),
     won: Type.Boolean(),
@@ -88,9 +97,12 @@ export const MatchInput = Type.Object(
   {
     id: { ...Uuid, description: 'Match id. Ingesting a match whose id is stored changes nothing.' },
     platformShard: Type.Union(PLATFORMS.map((p) => Type.Literal(p))),
-    regionShard: Type.Union(REGIONS.map((r) => Type.Literal(r)), {
-      description: 'Must belong to platformShard (pc-eu → pc-b, console-a-na → console-a …).',
-    }),
+    regionShard: Type.Union(
+      REGIONS.map((r) => Type.Literal(r)),
+      {
+        description: 'Must belong to platformShard (pc-eu → pc-b, console-a-na → console-a …).',
+      },
+    ),
     createdAt: Timestamp,
     duration: Type.Integer({ minimum: 0, description: 'Seconds.' }),
     gameMode: Type.String({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' }),
@@ -102,7 +114,10 @@ export const MatchInput = Type.Object(
     tournamentId: Type.Optional(
       Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,63}$', description: 'e.g. eu-pgs25' }),
     ),
-    telemetryAssetId: Type.Optional({ ...Uuid, description: 'Asset id; a v1 UUID is made when absent.' }),
+    telemetryAssetId: Type.Optional({
+      ...Uuid,
+      description: 'Asset id; a v1 UUID is made when absent.',
+    }),
     telemetryCreatedAt: Type.Optional({
       ...Timestamp,
       description: 'When the telemetry file was published; default createdAt + duration + 2 min.',

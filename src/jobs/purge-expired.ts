@@ -15,7 +15,9 @@ const BATCH_SIZE = 200;
  * participants, rosters, match-list entries, rendered documents and telemetry files, then
  * sample lists and tournaments left without matches. Season aggregates stay.
  */
-export async function purgeExpired(deps: JobDeps): Promise<{ matches: number; sampleLists: number; tournaments: number }> {
+export async function purgeExpired(
+  deps: JobDeps,
+): Promise<{ matches: number; sampleLists: number; tournaments: number }> {
   const { store, blobs, config, clock } = deps;
   const cutoff = retentionCutoff(config.retentionDays, clock.now());
   if (cutoff === -Infinity) return { matches: 0, sampleLists: 0, tournaments: 0 };

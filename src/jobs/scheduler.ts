@@ -35,14 +35,17 @@ export interface Job {
 const LEASE_MS = 15 * 60_000;
 
 export type JobRunResult =
-  | { ran: true; summary: string }
-  | { ran: false; reason: 'locked' }
-  | { ran: true; error: string };
+  { ran: true; summary: string } | { ran: false; reason: 'locked' } | { ran: true; error: string };
 
 /** Runs a job now if no other instance holds its lease (also what `gamedata jobs run` does). */
 export async function runJobOnce(deps: JobDeps, job: Job, owner: string): Promise<JobRunResult> {
   const { store, clock } = deps;
-  const acquired = await acquireJobLease(store.db, { name: job.name, owner, now: clock.now(), leaseMs: LEASE_MS });
+  const acquired = await acquireJobLease(store.db, {
+    name: job.name,
+    owner,
+    now: clock.now(),
+    leaseMs: LEASE_MS,
+  });
   if (!acquired) return { ran: false, reason: 'locked' };
   try {
     const summary = await job.run(deps);
@@ -91,7 +94,9 @@ export function startScheduler(
         if ('summary' in result) options.log.info(`job ${job.name}: ${result.summary}`);
         else if ('error' in result) options.log.error(`job ${job.name} failed: ${result.error}`);
       } catch (error) {
-        options.log.error(`job ${job.name} could not be scheduled: ${error instanceof Error ? error.message : String(error)}`);
+        options.log.error(
+          `job ${job.name} could not be scheduled: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     }
   }

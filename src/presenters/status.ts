@@ -7,6 +7,10 @@ const RELEASED_AT = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 /** The status document: `type` status, `id` pubg-api, with the version clients read. */
 export function renderStatus(): string {
   return JSON.stringify({
-    data: { type: 'status', id: 'pubg-api', attributes: { releasedAt: RELEASED_AT, version: `v${version}` } },
+    data: {
+      type: 'status',
+      id: 'pubg-api',
+      attributes: { releasedAt: RELEASED_AT, version: `v${version}` },
+    },
   });
 }

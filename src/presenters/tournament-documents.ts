@@ -2,7 +2,10 @@ import { isoSeconds } from '../domain/time.ts';
 import type { TournamentSummary } from '../store/tournaments.ts';
 
 /** `GET /tournaments`: references with their creation time. */
-export function renderTournamentList(tournaments: readonly TournamentSummary[], self: string): string {
+export function renderTournamentList(
+  tournaments: readonly TournamentSummary[],
+  self: string,
+): string {
   return JSON.stringify({
     data: tournaments.map((t) => ({
       type: 'tournament',

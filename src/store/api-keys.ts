@@ -52,7 +52,13 @@ export async function createApiKey(
   return { key, record };
 }
 
-type ApiKeyRow = { id: string; name: string; rate_per_minute: number; created_at: number; revoked_at: number | null };
+type ApiKeyRow = {
+  id: string;
+  name: string;
+  rate_per_minute: number;
+  created_at: number;
+  revoked_at: number | null;
+};
 
 const toApiKey = (row: ApiKeyRow): ApiKey => ({
   id: row.id,
@@ -66,18 +72,31 @@ const COLUMNS = ['id', 'name', 'rate_per_minute', 'created_at', 'revoked_at'] as
 
 /** The key with this hash, revoked or not; null when unknown. */
 export async function findApiKeyByHash(db: Db, keyHash: string): Promise<ApiKey | null> {
-  const row = await db.selectFrom('api_keys').select(COLUMNS).where('key_hash', '=', keyHash).executeTakeFirst();
+  const row = await db
+    .selectFrom('api_keys')
+    .select(COLUMNS)
+    .where('key_hash', '=', keyHash)
+    .executeTakeFirst();
   return row ? toApiKey(row) : null;
 }
 
 export async function listApiKeys(db: Db): Promise<ApiKey[]> {
-  const rows = await db.selectFrom('api_keys').select(COLUMNS).orderBy('created_at').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('api_keys')
+    .select(COLUMNS)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   return rows.map(toApiKey);
 }
 
 /** Marks a key revoked; returns false when no such key exists. Revoking twice keeps the first time. */
 export async function revokeApiKey(db: Db, id: string, now: number): Promise<boolean> {
-  const key = await db.selectFrom('api_keys').select('revoked_at').where('id', '=', id).executeTakeFirst();
+  const key = await db
+    .selectFrom('api_keys')
+    .select('revoked_at')
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!key) return false;
   if (key.revoked_at === null) {
     await db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', id).execute();

@@ -25,7 +25,11 @@ export async function acquireJobLease(
     .execute();
   const result = await db
     .updateTable('job_locks')
-    .set({ owner: options.owner, locked_until: options.now + options.leaseMs, last_started_at: options.now })
+    .set({
+      owner: options.owner,
+      locked_until: options.now + options.leaseMs,
+      last_started_at: options.now,
+    })
     .where('name', '=', options.name)
     .where('locked_until', '<=', options.now)
     .executeTakeFirst();
@@ -46,7 +50,11 @@ export async function releaseJobLease(
 }
 
 export async function jobState(db: Db, name: string): Promise<JobState | null> {
-  const row = await db.selectFrom('job_locks').selectAll().where('name', '=', name).executeTakeFirst();
+  const row = await db
+    .selectFrom('job_locks')
+    .selectAll()
+    .where('name', '=', name)
+    .executeTakeFirst();
   return row
     ? {
         name: row.name,

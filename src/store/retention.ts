@@ -70,7 +70,9 @@ export async function deleteEmptyTournaments(db: Db): Promise<number> {
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(
-          selectFrom('matches').select('matches.id').whereRef('matches.tournament_id', '=', 'tournaments.id'),
+          selectFrom('matches')
+            .select('matches.id')
+            .whereRef('matches.tournament_id', '=', 'tournaments.id'),
         ),
       ),
     )

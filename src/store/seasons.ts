@@ -4,14 +4,17 @@ import type { Db, Store } from './store.ts';
 
 /**
  * Adds the catalogue's seasons up to `now` (and the next one) that the table lacks. Existing
- * rows are left alone, so an operator's edits to the table survive restarts.
+ * rows are left alone, so an operator's edits to the table survive restarts; safe to run from
+ * several processes at once.
  */
 export async function syncSeasons(store: Store, now: number): Promise<void> {
   await store.db.transaction().execute(async (trx) => {
     for (const platform of PLATFORMS) {
       const catalogue = seasonCatalogue(platform, now);
       const known = new Set(
-        (await trx.selectFrom('seasons').select('id').where('platform', '=', platform).execute()).map((r) => r.id),
+        (
+          await trx.selectFrom('seasons').select('id').where('platform', '=', platform).execute()
+        ).map((r) => r.id),
       );
       const missing = catalogue
         .map((season, position) => ({ season, position }))
@@ -28,6 +31,8 @@ export async function syncSeasons(store: Store, now: number): Promise<void> {
             is_offseason: 0,
           })),
         )
+        // Another instance (or a concurrent ingest) may be adding the same seasons right now.
+        .onConflict((oc) => oc.columns(['platform', 'id']).doNothing())
         .execute();
     }
   });
@@ -45,5 +50,9 @@ export async function listSeasons(db: Db, platform: Platform): Promise<SeasonRow
     .where('platform', '=', platform)
     .orderBy('position')
     .execute();
-  return rows.map((row) => ({ id: row.id, startsAt: row.starts_at, isOffseason: row.is_offseason === 1 }));
+  return rows.map((row) => ({
+    id: row.id,
+    startsAt: row.starts_at,
+    isOffseason: row.is_offseason === 1,
+  }));
 }

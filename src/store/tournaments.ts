@@ -32,7 +32,10 @@ export async function findTournament(
   db: Db,
   id: string,
   since: number,
-): Promise<{ tournament: TournamentSummary; matches: Array<{ id: string; createdAt: number }> } | null> {
+): Promise<{
+  tournament: TournamentSummary;
+  matches: Array<{ id: string; createdAt: number }>;
+} | null> {
   const tournament = await db
     .selectFrom('tournaments')
     .select(['id', 'created_at'])

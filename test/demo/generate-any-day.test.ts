@@ -10,8 +10,15 @@ for (const now of ['2026-11-21T06:00:00Z', '2027-02-03T23:30:00Z', '2026-07-14T1
     let count = 0;
     for (const match of plan.matches()) {
       count++;
-      assert.ok(match.rosters.length >= 2, `match ${count} (${match.gameMode}) has ${match.rosters.length} rosters`);
-      assert.equal(match.rosters.filter((r) => r.rank === 1 && r.won).length, 1, `match ${count} has one winner`);
+      assert.ok(
+        match.rosters.length >= 2,
+        `match ${count} (${match.gameMode}) has ${match.rosters.length} rosters`,
+      );
+      assert.equal(
+        match.rosters.filter((r) => r.rank === 1 && r.won).length,
+        1,
+        `match ${count} has one winner`,
+      );
     }
     assert.equal(count, plan.matchCount);
   });

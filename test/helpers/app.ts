@@ -42,7 +42,11 @@ export async function createTestApp(
   const store = await database.open();
   await syncSeasons(store, clock.now());
   const blobs = directoryBlobStore(path.join(dataDir, 'blobs'));
-  const { key } = await createApiKey(store.db, { name: 'test', ratePerMinute: 10_000, now: clock.now() });
+  const { key } = await createApiKey(store.db, {
+    name: 'test',
+    ratePerMinute: 10_000,
+    now: clock.now(),
+  });
   const app = await buildApp({ config, store, blobs, clock, logger: false });
   return {
     app,

@@ -34,6 +34,11 @@ async function openPostgresSchema(url: string): Promise<Store> {
 export const testDatabases: TestDatabase[] = [
   { name: 'sqlite', open: () => openStore('sqlite::memory:') },
   ...(process.env.TEST_DATABASE_URL
-    ? [{ name: 'postgres' as const, open: () => openPostgresSchema(process.env.TEST_DATABASE_URL!) }]
+    ? [
+        {
+          name: 'postgres' as const,
+          open: () => openPostgresSchema(process.env.TEST_DATABASE_URL!),
+        },
+      ]
     : []),
 ];

@@ -38,7 +38,9 @@ test('a foreign Accept gets a JSON:API 415', async () => {
   const response = await t.app.inject({ url: '/status', headers: { accept: 'text/html' } });
   assert.equal(response.statusCode, 415);
   assert.deepEqual(response.json(), {
-    errors: [{ title: 'Unsupported media type', detail: 'Content type incorrect or not specified' }],
+    errors: [
+      { title: 'Unsupported media type', detail: 'Content type incorrect or not specified' },
+    ],
   });
 });
 
@@ -56,14 +58,20 @@ test('gzip is applied whenever it is accepted, whatever the size, and only then'
   const gzipped = await t.app.inject({ url: '/status', headers: { 'accept-encoding': 'gzip' } });
   assert.equal(gzipped.headers['content-encoding'], 'gzip');
   assert.equal(JSON.parse(zlib.gunzipSync(gzipped.rawPayload).toString()).data.type, 'status');
-  const brotliOnly = await t.app.inject({ url: '/status', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+  const brotliOnly = await t.app.inject({
+    url: '/status',
+    headers: { 'accept-encoding': 'gzip, deflate, br' },
+  });
   assert.equal(brotliOnly.headers['content-encoding'], 'gzip');
   const plain = await t.app.inject({ url: '/status' });
   assert.equal(plain.headers['content-encoding'], undefined);
 });
 
 test('simple cross-origin requests expose Content-Length to any origin', async () => {
-  const response = await t.app.inject({ url: '/status', headers: { origin: 'https://example.org' } });
+  const response = await t.app.inject({
+    url: '/status',
+    headers: { origin: 'https://example.org' },
+  });
   assert.equal(response.headers['access-control-allow-origin'], '*');
   assert.equal(response.headers['access-control-expose-headers'], 'Content-Length');
 });
@@ -76,7 +84,10 @@ test('the CORS preflight answers 200 with the spec headers', async () => {
   });
   assert.equal(response.statusCode, 200);
   assert.equal(response.headers['access-control-allow-origin'], '*');
-  assert.equal(response.headers['access-control-allow-headers'], 'Origin, X-Title-Id, Authorization');
+  assert.equal(
+    response.headers['access-control-allow-headers'],
+    'Origin, X-Title-Id, Authorization',
+  );
   assert.equal(response.headers['access-control-allow-methods'], 'GET, POST, OPTIONS');
   assert.equal(response.headers['access-control-max-age'], '86400');
 });

@@ -10,8 +10,15 @@ import { buildApp } from '../../src/app.ts';
 
 const database = testDatabases[0]!;
 
-async function keyWithBudget(app: { store: { db: Parameters<typeof createApiKey>[0] }; clock: { now(): number } }, rpm: number) {
-  const { key } = await createApiKey(app.store.db, { name: `rpm-${rpm}`, ratePerMinute: rpm, now: app.clock.now() });
+async function keyWithBudget(
+  app: { store: { db: Parameters<typeof createApiKey>[0] }; clock: { now(): number } },
+  rpm: number,
+) {
+  const { key } = await createApiKey(app.store.db, {
+    name: `rpm-${rpm}`,
+    ratePerMinute: rpm,
+    now: app.clock.now(),
+  });
   return { authorization: `Bearer ${key}` };
 }
 
@@ -29,7 +36,10 @@ test('keyed responses carry integer limit headers, Reset in UNIX seconds beside 
     const reset = Number(response.headers['x-ratelimit-reset']);
     const date = Date.parse(String(response.headers.date)) / 1000;
     assert.ok(Number.isInteger(reset));
-    assert.ok(reset - date > 0 && reset - date <= 60, `reset ${reset} should be within a minute of ${date}`);
+    assert.ok(
+      reset - date > 0 && reset - date <= 60,
+      `reset ${reset} should be within a minute of ${date}`,
+    );
   } finally {
     await t.close();
   }
@@ -67,21 +77,25 @@ test('status, matches and telemetry are neither keyed nor limited', async () => 
   }
 });
 
-test('two instances on one Redis share a key\'s budget', { skip: !process.env.REDIS_URL_TEST }, async () => {
-  const t = await createTestApp(database);
-  const redis = new Redis(process.env.REDIS_URL_TEST!);
-  const second = await buildApp({ ...t, redis, logger: false });
-  const firstWithRedis = await buildApp({ ...t, redis, logger: false });
-  try {
-    const headers = await keyWithBudget(t, 3);
-    assert.equal((await seasons(firstWithRedis, headers)).headers['x-ratelimit-remaining'], '2');
-    assert.equal((await seasons(second, headers)).headers['x-ratelimit-remaining'], '1');
-    assert.equal((await seasons(firstWithRedis, headers)).headers['x-ratelimit-remaining'], '0');
-    assert.equal((await seasons(second, headers)).statusCode, 429);
-  } finally {
-    await second.close();
-    await firstWithRedis.close();
-    redis.disconnect();
-    await t.close();
-  }
-});
+test(
+  "two instances on one Redis share a key's budget",
+  { skip: !process.env.REDIS_URL_TEST },
+  async () => {
+    const t = await createTestApp(database);
+    const redis = new Redis(process.env.REDIS_URL_TEST!);
+    const second = await buildApp({ ...t, redis, logger: false });
+    const firstWithRedis = await buildApp({ ...t, redis, logger: false });
+    try {
+      const headers = await keyWithBudget(t, 3);
+      assert.equal((await seasons(firstWithRedis, headers)).headers['x-ratelimit-remaining'], '2');
+      assert.equal((await seasons(second, headers)).headers['x-ratelimit-remaining'], '1');
+      assert.equal((await seasons(firstWithRedis, headers)).headers['x-ratelimit-remaining'], '0');
+      assert.equal((await seasons(second, headers)).statusCode, 429);
+    } finally {
+      await second.close();
+      await firstWithRedis.close();
+      redis.disconnect();
+      await t.close();
+    }
+  },
+);

@@ -32,7 +32,10 @@ for (const database of testDatabases) {
       ]) {
         await ingestMatch(t, match);
       }
-      await ingestMatch(t, makeMatchInput({ seed: 4, overrides: { createdAt: iso(now - 3_600_000) } }));
+      await ingestMatch(
+        t,
+        makeMatchInput({ seed: 4, overrides: { createdAt: iso(now - 3_600_000) } }),
+      );
 
       const unauthorized = await t.app.inject({ url: '/tournaments' });
       assert.equal(unauthorized.statusCode, 401);
@@ -53,16 +56,26 @@ for (const database of testDatabases) {
       assert.equal(detail.statusCode, 200);
       const body = detail.json();
       const ids = body.data.relationships.matches.data.map((m: { id: string }) => m.id);
-      assert.deepEqual(ids, [tournamentMatch(1, 'eu-pgs26', 30).id, tournamentMatch(2, 'eu-pgs26', 29).id]);
+      assert.deepEqual(ids, [
+        tournamentMatch(1, 'eu-pgs26', 30).id,
+        tournamentMatch(2, 'eu-pgs26', 29).id,
+      ]);
       assert.deepEqual(
         body.included.map((m: { type: string; id: string }) => [m.type, m.id]),
         ids.map((id: string) => ['match', id]),
       );
       for (const id of ids) {
         const match = await t.app.inject({ url: `/shards/tournament/matches/${id}` });
-        assert.equal(match.statusCode, 200, `tournament match ${id} resolves on the tournament shard`);
+        assert.equal(
+          match.statusCode,
+          200,
+          `tournament match ${id} resolves on the tournament shard`,
+        );
       }
-      assert.equal((await t.app.inject({ url: '/tournaments/xx-none', headers: t.auth })).statusCode, 404);
+      assert.equal(
+        (await t.app.inject({ url: '/tournaments/xx-none', headers: t.auth })).statusCode,
+        404,
+      );
     } finally {
       await t.close();
     }

@@ -15,38 +15,81 @@ for (const database of testDatabases) {
     try {
       const start = t.clock.now();
       // Both created now; the clock then moves so one is a minute inside the window and one a minute outside.
-      const outside = makeMatchInput({ seed: 'old', telemetry: true, overrides: { createdAt: iso(start - 2 * 60_000), tournamentId: 'eu-old1' } });
-      const inside = makeMatchInput({ seed: 'new', telemetry: true, overrides: { createdAt: iso(start) } });
+      const outside = makeMatchInput({
+        seed: 'old',
+        telemetry: true,
+        overrides: { createdAt: iso(start - 2 * 60_000), tournamentId: 'eu-old1' },
+      });
+      const inside = makeMatchInput({
+        seed: 'new',
+        telemetry: true,
+        overrides: { createdAt: iso(start) },
+      });
       await ingestMatch(t, outside);
       await ingestMatch(t, inside);
       const stats = async () =>
-        (await t.store.db.selectFrom('season_stats').select(['kills']).where('account_id', '=', accountId(0)).execute()).length;
+        (
+          await t.store.db
+            .selectFrom('season_stats')
+            .select(['kills'])
+            .where('account_id', '=', accountId(0))
+            .execute()
+        ).length;
       const statRowsBefore = await stats();
-      const outsideKey = (await t.store.db.selectFrom('matches').select('telemetry_key').where('id', '=', outside.id).executeTakeFirstOrThrow()).telemetry_key!;
+      const outsideKey = (
+        await t.store.db
+          .selectFrom('matches')
+          .select('telemetry_key')
+          .where('id', '=', outside.id)
+          .executeTakeFirstOrThrow()
+      ).telemetry_key!;
       assert.ok(await t.blobs.get(outsideKey));
 
       t.clock.set(start + 14 * DAY - 60_000);
       assert.deepEqual(await purgeExpired(t), { matches: 1, sampleLists: 0, tournaments: 1 });
 
       const remaining = await t.store.db.selectFrom('matches').select('id').execute();
-      assert.deepEqual(remaining.map((r) => r.id), [inside.id]);
+      assert.deepEqual(
+        remaining.map((r) => r.id),
+        [inside.id],
+      );
       for (const table of ['participants', 'rosters', 'match_documents'] as const) {
-        const rows = await t.store.db.selectFrom(table).select('match_id').where('match_id', '=', outside.id).execute();
+        const rows = await t.store.db
+          .selectFrom(table)
+          .select('match_id')
+          .where('match_id', '=', outside.id)
+          .execute();
         assert.equal(rows.length, 0, `${table} rows of the expired match are gone`);
       }
-      const listed = await t.store.db.selectFrom('player_matches').select('match_id').where('match_id', '=', outside.id).execute();
+      const listed = await t.store.db
+        .selectFrom('player_matches')
+        .select('match_id')
+        .where('match_id', '=', outside.id)
+        .execute();
       assert.equal(listed.length, 0);
       assert.equal(await t.blobs.get(outsideKey), null, 'its telemetry file is gone');
       assert.equal(await stats(), statRowsBefore, 'season aggregates stay');
 
-      const player = await t.app.inject({ url: `/shards/pc-b/players/${accountId(0)}`, headers: t.auth });
+      const player = await t.app.inject({
+        url: `/shards/pc-b/players/${accountId(0)}`,
+        headers: t.auth,
+      });
       assert.deepEqual(
         player.json().data.relationships.matches.data.map((m: { id: string }) => m.id),
         [inside.id],
       );
-      assert.equal((await t.app.inject({ url: `/shards/pc-b/matches/${outside.id}` })).statusCode, 404);
-      assert.equal((await t.app.inject({ url: `/shards/pc-b/matches/${inside.id}` })).statusCode, 200);
-      assert.equal((await t.app.inject({ url: '/tournaments/eu-old1', headers: t.auth })).statusCode, 404);
+      assert.equal(
+        (await t.app.inject({ url: `/shards/pc-b/matches/${outside.id}` })).statusCode,
+        404,
+      );
+      assert.equal(
+        (await t.app.inject({ url: `/shards/pc-b/matches/${inside.id}` })).statusCode,
+        200,
+      );
+      assert.equal(
+        (await t.app.inject({ url: '/tournaments/eu-old1', headers: t.auth })).statusCode,
+        404,
+      );
     } finally {
       await t.close();
     }

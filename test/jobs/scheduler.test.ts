@@ -8,7 +8,10 @@ import { startScheduler, runJobOnce, type Job, type JobDeps } from '../../src/jo
 
 const quiet = { info: () => {}, error: () => {} };
 
-function countingJob(runs: string[], options: { block?: Promise<void>; missing?: () => boolean } = {}): Job {
+function countingJob(
+  runs: string[],
+  options: { block?: Promise<void>; missing?: () => boolean } = {},
+): Job {
   return {
     name: 'counting',
     intervalMs: () => 60_000,
@@ -26,13 +29,28 @@ for (const database of testDatabases) {
     const store = await database.open();
     try {
       const clock = fixedClock('2026-11-20T00:00:00Z');
-      const deps: JobDeps = { store, clock, config: loadConfig({}), blobs: directoryBlobStore('/nonexistent') };
+      const deps: JobDeps = {
+        store,
+        clock,
+        config: loadConfig({}),
+        blobs: directoryBlobStore('/nonexistent'),
+      };
       const runs: string[] = [];
       let release!: () => void;
       const block = new Promise<void>((resolve) => (release = resolve));
       const job = countingJob(runs, { block });
-      const first = startScheduler(deps, [job], { owner: 'a', tickMs: 1000, log: quiet, autostart: false });
-      const second = startScheduler(deps, [job], { owner: 'b', tickMs: 1000, log: quiet, autostart: false });
+      const first = startScheduler(deps, [job], {
+        owner: 'a',
+        tickMs: 1000,
+        log: quiet,
+        autostart: false,
+      });
+      const second = startScheduler(deps, [job], {
+        owner: 'b',
+        tickMs: 1000,
+        log: quiet,
+        autostart: false,
+      });
       const firstTick = first.tick();
       // Let the first scheduler take the lease before the second looks.
       while (runs.length === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -57,7 +75,12 @@ for (const database of testDatabases) {
     const store = await database.open();
     try {
       const clock = fixedClock('2026-11-20T00:00:00Z');
-      const deps: JobDeps = { store, clock, config: loadConfig({}), blobs: directoryBlobStore('/nonexistent') };
+      const deps: JobDeps = {
+        store,
+        clock,
+        config: loadConfig({}),
+        blobs: directoryBlobStore('/nonexistent'),
+      };
       const runs: string[] = [];
       let missing = false;
       const scheduler = startScheduler(deps, [countingJob(runs, { missing: () => missing })], {

@@ -18,13 +18,19 @@ export function tournamentRoutes(app: FastifyInstance, context: RouteContext): v
 
   routes.get('/tournaments', { onRequest: context.requireApiKey }, async (request, reply) => {
     const tournaments = await listTournaments(store.db, since());
-    return sendDocument(request, reply, renderTournamentList(tournaments, selfLink(config.publicBaseUrl, request)));
+    return sendDocument(
+      request,
+      reply,
+      renderTournamentList(tournaments, selfLink(config.publicBaseUrl, request)),
+    );
   });
 
   routes.get(
     '/tournaments/:tournamentId',
     {
-      schema: { params: Type.Object({ tournamentId: Type.String({ minLength: 1, maxLength: 64 }) }) },
+      schema: {
+        params: Type.Object({ tournamentId: Type.String({ minLength: 1, maxLength: 64 }) }),
+      },
       onRequest: context.requireApiKey,
     },
     async (request, reply) => {

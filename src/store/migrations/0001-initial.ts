@@ -41,9 +41,17 @@ export async function up(db: Kysely<any>, { blobType }: MigrationContext): Promi
     .addColumn('telemetry_key', 'text')
     .addColumn('ingested_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('matches_by_region_time').on('matches').columns(['region', 'created_at']).execute();
+  await db.schema
+    .createIndex('matches_by_region_time')
+    .on('matches')
+    .columns(['region', 'created_at'])
+    .execute();
   await db.schema.createIndex('matches_by_time').on('matches').column('created_at').execute();
-  await db.schema.createIndex('matches_by_tournament').on('matches').columns(['tournament_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('matches_by_tournament')
+    .on('matches')
+    .columns(['tournament_id', 'created_at'])
+    .execute();
   await db.schema.createIndex('matches_by_asset').on('matches').column('asset_id').execute();
 
   await db.schema
@@ -85,7 +93,11 @@ export async function up(db: Kysely<any>, { blobType }: MigrationContext): Promi
     .on('player_matches')
     .columns(['platform', 'account_id', 'created_at'])
     .execute();
-  await db.schema.createIndex('player_matches_by_match').on('player_matches').column('match_id').execute();
+  await db.schema
+    .createIndex('player_matches_by_match')
+    .on('player_matches')
+    .column('match_id')
+    .execute();
 
   let seasonStats = db.schema
     .createTable('season_stats')
@@ -97,11 +109,18 @@ export async function up(db: Kysely<any>, { blobType }: MigrationContext): Promi
     seasonStats = seasonStats.addColumn(column, 'bigint', (c) => c.notNull().defaultTo(0));
   }
   for (const column of SEASON_STAT_REALS) {
-    seasonStats = seasonStats.addColumn(column, 'double precision', (c) => c.notNull().defaultTo(0));
+    seasonStats = seasonStats.addColumn(column, 'double precision', (c) =>
+      c.notNull().defaultTo(0),
+    );
   }
   await seasonStats
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
-    .addPrimaryKeyConstraint('season_stats_pk', ['platform', 'account_id', 'season_id', 'game_mode'])
+    .addPrimaryKeyConstraint('season_stats_pk', [
+      'platform',
+      'account_id',
+      'season_id',
+      'game_mode',
+    ])
     .execute();
   await db.schema
     .createIndex('season_stats_by_season_mode')
@@ -116,7 +135,13 @@ export async function up(db: Kysely<any>, { blobType }: MigrationContext): Promi
     .addColumn('season_id', 'text', (c) => c.notNull())
     .addColumn('game_mode', 'text', (c) => c.notNull())
     .addColumn('day', 'integer', (c) => c.notNull())
-    .addPrimaryKeyConstraint('stat_days_pk', ['platform', 'account_id', 'season_id', 'game_mode', 'day'])
+    .addPrimaryKeyConstraint('stat_days_pk', [
+      'platform',
+      'account_id',
+      'season_id',
+      'game_mode',
+      'day',
+    ])
     .execute();
 
   await db.schema

@@ -66,8 +66,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('position', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('sample_matches_pk', ['sample_id', 'match_id'])
     .execute();
-  await db.schema.createIndex('sample_matches_by_match').on('sample_matches').column('match_id').execute();
+  await db.schema
+    .createIndex('sample_matches_by_match')
+    .on('sample_matches')
+    .column('match_id')
+    .execute();
 
   // Each player's region: where their most recent match was played (regional leaderboards).
-  await db.schema.alterTable('players').addColumn('region', 'text', (c) => c.notNull().defaultTo('')).execute();
+  await db.schema
+    .alterTable('players')
+    .addColumn('region', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
 }

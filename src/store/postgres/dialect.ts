@@ -12,13 +12,16 @@ export function postgresAdapter(url: string, schema?: string): DialectAdapter {
     max: 10,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+        oid === INT8_OID
+          ? (value: string) => Number(value)
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
   return {
     name: 'postgres',
     dialect: new PostgresDialect({ pool }),
     blobType: 'bytea',
-    greatest: <T>(a: Expression<T>, b: Expression<T>): RawBuilder<T> => sql<T>`greatest(${a}, ${b})`,
+    greatest: <T>(a: Expression<T>, b: Expression<T>): RawBuilder<T> =>
+      sql<T>`greatest(${a}, ${b})`,
   };
 }

@@ -40,7 +40,8 @@ function withStatementCache(database: BetterSqlite3.Database): SqliteDatabase {
       let statement = statements.get(text);
       if (statement === undefined) {
         statement = database.prepare(text);
-        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+        if (statements.size >= STATEMENT_CACHE_SIZE)
+          statements.delete(statements.keys().next().value!);
         statements.set(text, statement);
       }
       return statement;
