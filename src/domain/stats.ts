@@ -123,7 +123,7 @@ export const WEEKLY_STAT_COLUMNS = [
   'weekly_wins',
 ] as const satisfies readonly SeasonStatsColumn[];
 
-/** The participant stats the aggregates read (REFERENCE §4.2 names). */
+/** A participant's stats in a match (REFERENCE §4.2 names), less `name` and `playerId`. */
 export interface ParticipantCounters {
   DBNOs: number;
   assists: number;
@@ -132,6 +132,7 @@ export interface ParticipantCounters {
   deathType: string;
   headshotKills: number;
   heals: number;
+  killPlace: number;
   killStreaks: number;
   kills: number;
   longestKill: number;

@@ -4,6 +4,7 @@
  * as bytes; rendering concatenates pre-escaped pieces instead of building and stringifying an
  * object tree, which is several times faster for a 100-participant match.
  */
+import type { ParticipantCounters } from '../domain/stats.ts';
 import crypto from 'node:crypto';
 import { spellShard, type ResolvedShard } from '../domain/shards.ts';
 import { isoSeconds } from '../domain/time.ts';
@@ -98,29 +99,7 @@ export function matchDocumentVariantKey(variant: MatchDocumentVariant): string {
 }
 
 /** The participant stats a document shows (REFERENCE §4.2), less `name` and `playerId`. */
-export interface ParticipantStatsValues {
-  DBNOs: number;
-  assists: number;
-  boosts: number;
-  damageDealt: number;
-  deathType: string;
-  headshotKills: number;
-  heals: number;
-  killPlace: number;
-  killStreaks: number;
-  kills: number;
-  longestKill: number;
-  revives: number;
-  rideDistance: number;
-  roadKills: number;
-  swimDistance: number;
-  teamKills: number;
-  timeSurvived: number;
-  vehicleDestroys: number;
-  walkDistance: number;
-  weaponsAcquired: number;
-  winPlace: number;
-}
+export type ParticipantStatsValues = ParticipantCounters;
 
 const q = JSON.stringify;
 

@@ -1,3 +1,5 @@
+import type { SeasonStatsValues } from '../domain/stats.ts';
+
 /**
  * Row types of every table, as Kysely sees them. Timestamps are epoch milliseconds (UTC);
  * booleans are 0/1 integers so both databases store them alike.
@@ -68,48 +70,15 @@ export interface PlayerMatchesTable {
   is_custom: number;
 }
 
-/** Per player, season and standard game mode: the running aggregates behind season stats. */
-export interface SeasonStatsTable {
+/**
+ * Per player, season and standard game mode: the running aggregates behind season stats. The
+ * stat columns are the domain's SeasonStatsValues (src/domain/stats.ts documents each formula).
+ */
+export interface SeasonStatsTable extends SeasonStatsValues {
   platform: string;
   account_id: string;
   season_id: string;
   game_mode: string;
-  assists: number;
-  boosts: number;
-  dbnos: number;
-  daily_kills: number;
-  daily_wins: number;
-  damage_dealt: number;
-  days: number;
-  headshot_kills: number;
-  heals: number;
-  kills: number;
-  longest_kill: number;
-  longest_time_survived: number;
-  losses: number;
-  max_kill_streaks: number;
-  revives: number;
-  ride_distance: number;
-  road_kills: number;
-  round_most_kills: number;
-  rounds_played: number;
-  suicides: number;
-  swim_distance: number;
-  team_kills: number;
-  time_survived: number;
-  top10s: number;
-  vehicle_destroys: number;
-  walk_distance: number;
-  weapons_acquired: number;
-  weekly_kills: number;
-  weekly_wins: number;
-  wins: number;
-  /** Sum of the player's placements, for average rank on leaderboards. */
-  win_place_sum: number;
-  /** UTC day number (days since 1970-01-01) of the newest match counted. */
-  last_day: number;
-  /** Week number (Monday-based weeks since 1970) of the newest match counted. */
-  last_week: number;
   updated_at: number;
 }
 
