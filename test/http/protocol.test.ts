@@ -91,3 +91,21 @@ test('the CORS preflight answers 200 with the spec headers', async () => {
   assert.equal(response.headers['access-control-allow-methods'], 'GET, POST, OPTIONS');
   assert.equal(response.headers['access-control-max-age'], '86400');
 });
+
+test('health probes answer without a key and without limits', async () => {
+  for (const url of ['/healthz', '/readyz']) {
+    const response = await t.app.inject({ url });
+    assert.equal(response.statusCode, 200, url);
+    assert.equal(response.json().data.attributes.status, 'ok');
+    assert.equal(response.headers['x-ratelimit-limit'], undefined);
+  }
+});
+
+test('readiness fails with a JSON:API 503 once the store is gone', async () => {
+  const own = await createTestApp(testDatabases[0]!);
+  await own.store.close();
+  const response = await own.app.inject({ url: '/readyz' });
+  assert.equal(response.statusCode, 503);
+  assert.equal(response.json().errors[0].title, 'Service Unavailable');
+  await own.app.close();
+});

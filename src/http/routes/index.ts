@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../../app.ts';
 import { statusRoutes } from './status.ts';
+import { healthRoutes } from './health.ts';
 import { matchRoutes } from './matches.ts';
 import { telemetryRoutes } from './telemetry.ts';
 import { playerRoutes } from './players.ts';
@@ -13,6 +14,7 @@ import { sampleRoutes } from './samples.ts';
 /** Every route module, registered in this order by `buildApp`. */
 export const ROUTES: Array<(app: FastifyInstance, context: RouteContext) => void> = [
   statusRoutes,
+  healthRoutes,
   matchRoutes,
   telemetryRoutes,
   playerRoutes,
