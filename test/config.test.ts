@@ -55,6 +55,10 @@ test('shard aliases: none, custom pairs, and refusals', () => {
 test('the README documents every configuration variable', () => {
   const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
   for (const name of Object.keys(CONFIG_VARIABLES)) {
-    assert.match(readme, new RegExp(`\\| \`${name}\`\\s+\\|`), `${name} is missing from the README`);
+    assert.match(
+      readme,
+      new RegExp(`\\| \`${name}\`\\s+\\|`),
+      `${name} is missing from the README`,
+    );
   }
 });
