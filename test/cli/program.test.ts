@@ -1,0 +1,124 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildProgram } from '../../src/cli/program.ts';
+import { loadConfig } from '../../src/config.ts';
+import { openRuntime } from '../../src/runtime.ts';
+import { buildApp } from '../../src/app.ts';
+import { makeMatchInput } from '../helpers/matches.ts';
+
+/** Runs one `gamedata …` command in-process against a data directory; returns what it printed. */
+async function gamedata(dataDir: string, ...args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const program = buildProgram(
+    {
+      env: { DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+      out: (line) => out.push(line),
+      err: (line) => err.push(line),
+      interactive: false,
+    },
+    async () => {
+      throw new Error('serve is not under test here');
+    },
+  );
+  program.exitOverride();
+  process.exitCode = 0;
+  await program.parseAsync(['node', 'gamedata', ...args]);
+  const exitCode = process.exitCode ?? 0;
+  process.exitCode = 0;
+  return { out, err, exitCode };
+}
+
+const freshDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-cli-'));
+
+test('keys create prints the key alone on its last line, and that key authorizes requests', async () => {
+  const dir = freshDir();
+  try {
+    const created = await gamedata(dir, 'keys', 'create', '--name', 'ci', '--rpm', '25');
+    const key = created.out.at(-1)!;
+    assert.match(key, /^gd_[A-Za-z0-9_-]{40}$/);
+    assert.match(created.out[0]!, /25 requests\/minute/);
+
+    const listed = await gamedata(dir, 'keys', 'list');
+    assert.equal(listed.out.length, 1);
+    assert.ok(!listed.out[0]!.includes(key), 'the key itself is never listed');
+    const id = listed.out[0]!.split('\t')[0]!;
+
+    const runtime = await openRuntime(loadConfig({ DATA_DIR: dir }));
+    const app = await buildApp({ ...runtime, logger: false });
+    try {
+      const ok = await app.inject({
+        url: '/shards/pc-b/seasons',
+        headers: { authorization: `Bearer ${key}` },
+      });
+      assert.equal(ok.statusCode, 200);
+      assert.equal(ok.headers['x-ratelimit-limit'], '25');
+
+      assert.deepEqual((await gamedata(dir, 'keys', 'revoke', id)).out, [`Revoked ${id}`]);
+      assert.equal((await gamedata(dir, 'keys', 'revoke', 'key_unknown')).exitCode, 1);
+      const app2 = await buildApp({ ...runtime, logger: false });
+      const refused = await app2.inject({
+        url: '/shards/pc-b/seasons',
+        headers: { authorization: `Bearer ${key}` },
+      });
+      assert.equal(refused.statusCode, 401);
+      await app2.close();
+    } finally {
+      await app.close();
+      await runtime.close();
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('ingest reports each file, refuses bad input by field, and is idempotent', async () => {
+  const dir = freshDir();
+  try {
+    const now = Date.now();
+    const good = makeMatchInput({
+      seed: 'cli',
+      overrides: { createdAt: new Date(now - 3_600_000).toISOString() },
+    });
+    const bad = makeMatchInput({
+      seed: 'cli-bad',
+      overrides: { createdAt: new Date(now - 3_600_000).toISOString() },
+    });
+    (bad.rosters[0]!.participants[0]!.stats as { kills: unknown }).kills = 'many';
+    const inbox = path.join(dir, 'inbox');
+    fs.mkdirSync(inbox);
+    fs.writeFileSync(path.join(inbox, 'a-good.json'), JSON.stringify(good));
+    fs.writeFileSync(path.join(inbox, 'b-bad.json'), JSON.stringify(bad));
+
+    const first = await gamedata(dir, 'ingest', inbox);
+    assert.equal(first.exitCode, 1, 'a refused file fails the command');
+    assert.match(
+      first.out.find((line) => line.includes(good.id))!,
+      /^ingested /,
+    );
+    assert.match(first.err.join('\n'), /b-bad\.json: .*rosters\/0\/participants\/0\/stats\/kills/);
+
+    const again = await gamedata(dir, 'ingest', path.join(inbox, 'a-good.json'));
+    assert.equal(again.exitCode, 0);
+    assert.match(again.out[0]!, /^duplicate /);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('jobs run names the known jobs and runs one', async () => {
+  const dir = freshDir();
+  try {
+    const unknown = await gamedata(dir, 'jobs', 'run', 'nope');
+    assert.equal(unknown.exitCode, 1);
+    assert.match(unknown.err[0]!, /seasons.*retention.*leaderboards.*samples/);
+    const ran = await gamedata(dir, 'jobs', 'run', 'retention');
+    assert.equal(ran.exitCode, 0);
+    assert.match(ran.out[0]!, /^retention: deleted 0 matches/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
