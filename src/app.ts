@@ -7,6 +7,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import accepts from '@fastify/accepts';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
 import type { Config } from './config.ts';
 import type { Clock } from './clock.ts';
 import type { Store } from './store/store.ts';
@@ -14,9 +15,17 @@ import type { BlobStore } from './blobs/blob-store.ts';
 import type { Redis } from 'ioredis';
 import { registerRateLimits } from './http/rate-limit.ts';
 import { negotiateMediaType, registerContentNegotiation } from './http/content-negotiation.ts';
-import { ApiError, badRequest, internalError, notFound, sendError } from './http/jsonapi.ts';
+import {
+  ApiError,
+  badRequest,
+  internalError,
+  notFound,
+  sendDocument,
+  sendError,
+} from './http/jsonapi.ts';
 import { apiKeyGuard } from './http/api-key-guard.ts';
 import { ROUTES } from './http/routes/index.ts';
+import { SERVICE_VERSION } from './version.ts';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -63,6 +72,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     globalDecompression: false,
   });
   registerContentNegotiation(app);
+  // Collects every route's TypeBox schemas into one OpenAPI document, served at /openapi.json.
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'gamedata-api',
+        version: SERVICE_VERSION,
+        description:
+          'Read-only JSON:API game data: players, seasons, stats, matches, telemetry, leaderboards, samples, tournaments.',
+      },
+      servers: [{ url: deps.config.publicBaseUrl }],
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'http', scheme: 'bearer', description: 'Bearer <API key>' },
+        },
+      },
+    },
+  });
 
   app.setErrorHandler((error: Error, request, reply) => {
     if (error instanceof ApiError) return sendError(request, reply, error);
@@ -93,5 +120,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     isKeyed: (route) => [route.onRequest].flat().includes(context.requireApiKey),
   });
   for (const registerRoutes of ROUTES) registerRoutes(app, context);
+  app.get('/openapi.json', { schema: { hide: true } }, (request, reply) =>
+    sendDocument(request, reply, JSON.stringify(app.swagger())),
+  );
   return app;
 }

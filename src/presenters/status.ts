@@ -1,6 +1,5 @@
-import { createRequire } from 'node:module';
+import { SERVICE_VERSION } from '../version.ts';
 
-const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 /** When this process started: the release the status document reports. */
 const RELEASED_AT = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -10,7 +9,7 @@ export function renderStatus(): string {
     data: {
       type: 'status',
       id: 'pubg-api',
-      attributes: { releasedAt: RELEASED_AT, version: `v${version}` },
+      attributes: { releasedAt: RELEASED_AT, version: `v${SERVICE_VERSION}` },
     },
   });
 }

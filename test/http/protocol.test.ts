@@ -109,3 +109,25 @@ test('readiness fails with a JSON:API 503 once the store is gone', async () => {
   assert.equal(response.json().errors[0].title, 'Service Unavailable');
   await own.app.close();
 });
+
+test('the OpenAPI document lists the spec endpoints with their parameters', async () => {
+  const response = await t.app.inject({ url: '/openapi.json' });
+  assert.equal(response.statusCode, 200);
+  const document = response.json();
+  assert.equal(document.openapi, '3.0.3');
+  for (const route of [
+    '/shards/{shard}/players',
+    '/shards/{shard}/players/{accountId}',
+    '/shards/{shard}/matches/{matchId}',
+    '/shards/{shard}/leaderboards/{gameMode}',
+    '/shards/{shard}/samples',
+    '/tournaments',
+    '/status',
+  ]) {
+    assert.ok(document.paths[route], `${route} is documented`);
+  }
+  const filters = document.paths['/shards/{shard}/players'].get.parameters.map(
+    (parameter: { name: string }) => parameter.name,
+  );
+  assert.ok(filters.includes('filter[playerNames]'));
+});
