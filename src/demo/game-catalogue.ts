@@ -80,14 +80,6 @@ export const DEMO_MAPS: readonly DemoMap[] = [
     weight: 12,
   },
   {
-    name: 'Kiki_Main', extentCm: 816_000, durationSeconds: [1650, 1880], lobby: [92, 100],
-    phases: 9, blueZoneCauser: 'BattleRoyaleModeController_Kiki_C',
-    zones: [],
-    weathers: ['Clear', 'Overcast', 'Sunset'],
-    vehicles: ['BP_Blanc_C', 'BP_Pillar_Car_C', 'BP_ATV_C', 'BP_Food_Truck_C', 'BP_Dirtbike_C'],
-    weight: 9,
-  },
-  {
     name: 'DihorOtok_Main', extentCm: 816_000, durationSeconds: [1550, 1820], lobby: [90, 100],
     phases: 8, blueZoneCauser: 'BattleRoyaleModeController_DihorOtok_C',
     zones: [
@@ -133,10 +125,10 @@ export function demoMap(name: string): DemoMap {
   return map;
 }
 
-/** Maps of ranked and esports play: the large ones. */
+/** Maps of esports play: the large ones. */
 export // prettier-ignore
-const COMPETITIVE_MAPS = [
-  'Baltic_Main', 'Desert_Main', 'Tiger_Main', 'Neon_Main', 'Kiki_Main',
+const ESPORTS_MAPS = [
+  'Baltic_Main', 'Desert_Main', 'Tiger_Main', 'Neon_Main',
 ];
 
 export type WeaponClass =

@@ -90,10 +90,6 @@ export function fillLobby(random: Random, slot: MatchSlot, mm: Matchmaking): Lob
       got += extra.length;
     }
     bots = lobby - humans.length;
-  } else if (slot.kind === 'competitive') {
-    lobby = random.int(56, 64);
-    humans = mm.rotation(slot.region, `ranked-${slot.gameMode}`).take(lobby, at, usable);
-    admit(humans);
   } else {
     lobby = slot.gameMode.startsWith('esports-')
       ? 64
@@ -106,8 +102,8 @@ export function fillLobby(random: Random, slot: MatchSlot, mm: Matchmaking): Lob
   // scheduled match is always played, by at least two rosters.
   bots = Math.max(bots, 2 * teamSize - humans.length);
   const rosters: Entrant[][] = [
-    ...groupIntoRosters(random, humans.map(human), teamSize, slot.kind),
-    ...groupIntoRosters(random, makeBots(random, bots), teamSize, slot.kind),
+    ...groupIntoRosters(random, humans.map(human), teamSize),
+    ...groupIntoRosters(random, makeBots(random, bots), teamSize),
   ];
   random.shuffle(rosters);
   return assignTeamIds(random, rosters, teamSize);
@@ -161,26 +157,16 @@ function makeBots(random: Random, count: number): Entrant[] {
 
 /** Roster sizes and their weights: full teams mostly, some threes and lone players (as measured). */
 // prettier-ignore
-const ROSTER_SIZES: Readonly<Record<'squad' | 'ranked' | 'duo' | 'solo', ReadonlyArray<readonly [number, number]>>> = {
+const ROSTER_SIZES: Readonly<Record<'squad' | 'duo' | 'solo', ReadonlyArray<readonly [number, number]>>> = {
   squad: [[4, 72], [3, 17], [2, 5], [1, 6]],
-  ranked: [[4, 86], [3, 11], [2, 2], [1, 1]],
   duo: [[2, 92], [1, 8]],
   solo: [[1, 1]],
 };
 
 /** Splits entrants into rosters of the mode's size, with the odd short roster real lobbies have. */
-function groupIntoRosters(
-  random: Random,
-  entrants: Entrant[],
-  teamSize: number,
-  kind: MatchSlot['kind'],
-): Entrant[][] {
+function groupIntoRosters(random: Random, entrants: Entrant[], teamSize: number): Entrant[][] {
   const sizes =
-    teamSize === 4
-      ? ROSTER_SIZES[kind === 'competitive' ? 'ranked' : 'squad']
-      : teamSize === 2
-        ? ROSTER_SIZES.duo
-        : ROSTER_SIZES.solo;
+    teamSize === 4 ? ROSTER_SIZES.squad : teamSize === 2 ? ROSTER_SIZES.duo : ROSTER_SIZES.solo;
   const rosters: Entrant[][] = [];
   let next = 0;
   while (next < entrants.length) {

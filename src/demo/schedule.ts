@@ -9,11 +9,16 @@ import {
   type StandardGameMode,
 } from '../domain/game-modes.ts';
 import type { Platform } from '../domain/shards.ts';
-import { COMPETITIVE_MAPS, DEMO_MAPS, demoMap } from './game-catalogue.ts';
+import { ESPORTS_MAPS, DEMO_MAPS, demoMap } from './game-catalogue.ts';
 import { apportion, REGION_UTC_OFFSET, type DemoPlayer } from './players.ts';
 import { deriveSeed, type Random } from './random.ts';
 
-export type MatchKind = 'official' | 'competitive' | 'custom' | 'arcade' | 'tournament';
+/**
+ * What a scheduled match is. Ranked play (`matchType: competitive`) is left out of the demo on
+ * purpose: strict published clients (pubgkt) reject that match type, and the demo must work
+ * with every client. Ingest accepts ranked matches all the same.
+ */
+export type MatchKind = 'official' | 'custom' | 'arcade' | 'tournament';
 
 export interface MatchSlot {
   /** Seed of the match's own random streams. */
@@ -42,7 +47,7 @@ export const OLDEST_MATCH_AGE_MS = 14 * DAY_MS - HOUR_MS;
 /** … to matches that ended half an hour ago. */
 export const NEWEST_MATCH_END_AGE_MS = 30 * 60_000;
 /** Regular (non-tournament) matches at scale 1. */
-export const BASE_MATCHES = 1_560;
+export const BASE_MATCHES = 1_500;
 
 /** Relative play at each local hour (0–23): quiet mornings, busy evenings. */
 const DIURNAL = [
@@ -50,7 +55,7 @@ const DIURNAL = [
   0.83, 0.93, 1, 1, 0.97, 0.86, 0.7,
 ];
 
-const KIND_SHARES = { official: 88.5, competitive: 5.5, custom: 4.5, arcade: 1.5 };
+const KIND_SHARES = { official: 94, custom: 4.5, arcade: 1.5 };
 
 const MODE_WEIGHTS: Readonly<Record<'pc-b' | 'other', Readonly<Record<StandardGameMode, number>>>> =
   {
@@ -82,7 +87,7 @@ export function sampleTime(random: Random, from: number, to: number, utcOffset: 
   }
 }
 
-/** Standard mode a custom or ranked mode plays like: `esports-squad-fpp` → `squad-fpp`. */
+/** Standard mode a custom mode plays like: `esports-squad-fpp` → `squad-fpp`. */
 export function baseModeOf(gameMode: string): StandardGameMode | null {
   const base = gameMode.replace(/^(normal|war|zombie|conquest|esports)-/, '');
   return (STANDARD_GAME_MODES as readonly string[]).includes(base)
@@ -164,14 +169,10 @@ function planSlot(
       Object.entries(MODE_WEIGHTS[platform === 'pc-b' ? 'pc-b' : 'other']),
     );
     mapName = random.weighted(DEMO_MAPS.map((m) => [m.name, m.weight] as const));
-  } else if (kind === 'competitive') {
-    gameMode = random.chance(platform === 'pc-b' ? 0.62 : 0.45) ? 'squad-fpp' : 'squad';
-    mapName = random.pick(COMPETITIVE_MAPS);
-    matchType = 'competitive';
   } else if (kind === 'custom') {
     gameMode = random.weighted(CUSTOM_MODES);
     mapName = gameMode.startsWith('esports-')
-      ? random.pick(COMPETITIVE_MAPS)
+      ? random.pick(ESPORTS_MAPS)
       : random.pick(DEMO_MAPS).name;
     matchType = 'custom';
   } else {

@@ -24,7 +24,8 @@ export function emitLife(t: TelemetryWriter, f: Fighter): void {
     loot(t, f, end);
     ride(t, f, end);
   }
-  const [low, high] = arena ? [40_000, 60_000] : [105_000, 135_000];
+  // Sparser than the real ten seconds: enough to follow a player, cheap enough to load in a minute.
+  const [low, high] = arena ? [40_000, 60_000] : [150_000, 210_000];
   for (let at = f.landedAt + random.int(15_000, 80_000); at < end; at += random.int(low, high)) {
     t.emit(at, {
       _T: 'LogPlayerPosition',

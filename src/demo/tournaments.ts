@@ -46,7 +46,7 @@ const MAPS = [
   'Neon_Main',
   'Desert_Main',
   'Baltic_Main',
-  'Kiki_Main',
+  'Tiger_Main',
 ];
 
 export interface DemoTournament {
