@@ -4,22 +4,10 @@
  * shape of `player`, not the player endpoint's — in the top-level `included`. Rendered straight
  * to a string, once per build and page.
  */
+import type { LeaderboardEntry } from '../store/leaderboards.ts';
 
-/** One player of the page, as the build stored it. */
-export interface LeaderboardEntryView {
-  rank: number;
-  accountId: string;
-  name: string;
-  rankPoints: number;
-  games: number;
-  wins: number;
-  kills: number;
-  damageDealt: number;
-  /** Sum of the player's placements, for `averageRank`. */
-  winPlaceSum: number;
-  tier: string;
-  subTier: string;
-}
+/** One player of the page, as the build stored it (the region only decides regional pages). */
+export type LeaderboardEntryView = Omit<LeaderboardEntry, 'region'>;
 
 export interface LeaderboardView {
   /** The build id. */
