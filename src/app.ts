@@ -2,46 +2,21 @@
  * Builds the HTTP application from its dependencies. It never listens: `src/main.ts` does, and
  * tests call `app.inject()`.
  */
-import http from 'node:http';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import accepts from '@fastify/accepts';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
-import type { Config } from './config.ts';
-import type { Clock } from './clock.ts';
-import type { Store } from './store/store.ts';
-import type { BlobStore } from './blobs/blob-store.ts';
-import type { Redis } from 'ioredis';
 import { registerRateLimits } from './http/rate-limit.ts';
-import { negotiateMediaType, registerContentNegotiation } from './http/content-negotiation.ts';
-import {
-  ApiError,
-  badRequest,
-  internalError,
-  notFound,
-  sendDocument,
-  sendError,
-} from './http/jsonapi.ts';
+import { registerContentNegotiation } from './http/content-negotiation.ts';
+import { sendDocument } from './http/jsonapi.ts';
+import { registerErrorHandlers } from './http/error-handler.ts';
+import type { AppDeps, RouteContext } from './http/route-context.ts';
 import { apiKeyGuard } from './http/api-key-guard.ts';
 import { ROUTES } from './http/routes/index.ts';
 import { SERVICE_VERSION } from './version.ts';
 
-export interface AppDeps {
-  config: Readonly<Config>;
-  store: Store;
-  blobs: BlobStore;
-  clock: Clock;
-  /** Shared rate-limit counters; null keeps them in this process's memory. */
-  redis?: Redis | null;
-  /** Fastify logger option: false for none (tests), or pino options. */
-  logger?: FastifyServerOptions['logger'];
-}
-
-/** What every route module receives: the app's dependencies and the hook of keyed endpoints. */
-export interface RouteContext extends AppDeps {
-  requireApiKey: ReturnType<typeof apiKeyGuard>;
-}
+export type { AppDeps, RouteContext };
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -91,27 +66,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
 
-  app.setErrorHandler((error: Error, request, reply) => {
-    if (error instanceof ApiError) return sendError(request, reply, error);
-    if ((error as { validation?: unknown }).validation) {
-      return sendError(request, reply, badRequest(error.message));
-    }
-    const status = (error as { statusCode?: number }).statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      const title = http.STATUS_CODES[status] ?? 'Bad Request';
-      return sendError(request, reply, new ApiError(status, title, error.message));
-    }
-    request.log.error({ err: error }, 'request failed');
-    return sendError(request, reply, internalError());
-  });
-  app.setNotFoundHandler((request, reply) => {
-    request.negotiatedType = negotiateMediaType(request) ?? request.negotiatedType;
-    return sendError(
-      request,
-      reply,
-      notFound(`No resource at ${request.method} ${request.url.split('?')[0]}`),
-    );
-  });
+  registerErrorHandlers(app);
 
   const context: RouteContext = { ...deps, requireApiKey: apiKeyGuard(deps.store, deps.clock) };
   await registerRateLimits(app, {

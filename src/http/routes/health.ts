@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import type { RouteContext } from '../../app.ts';
+import type { RouteContext } from '../route-context.ts';
 import { ApiError, sendDocument } from '../jsonapi.ts';
 
 const health = (id: string, status: string): string =>

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../../app.ts';
+import type { RouteContext } from '../route-context.ts';
 import { statusRoutes } from './status.ts';
 import { healthRoutes } from './health.ts';
 import { matchRoutes } from './matches.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { RouteContext } from '../../app.ts';
+import type { RouteContext } from '../route-context.ts';
 import { STANDARD_GAME_MODES, isStandardGameMode } from '../../domain/game-modes.ts';
 import { LEADERBOARD_SIZE, REGIONAL_LEADERBOARD_SIZE } from '../../domain/ranking.ts';
 import type { ResolvedShard } from '../../domain/shards.ts';

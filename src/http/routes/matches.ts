@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RouteContext } from '../../app.ts';
+import type { RouteContext } from '../route-context.ts';
 import { retentionWindowMs } from '../../config.ts';
 import { resolveShard, type ResolvedShard } from '../../domain/shards.ts';
 import {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { RouteContext } from '../../app.ts';
+import type { RouteContext } from '../route-context.ts';
 import { renderSeasonList } from '../../presenters/season-list-document.ts';
 import { sendDocument } from '../jsonapi.ts';
 import { seasonListsFor } from '../season-lists.ts';

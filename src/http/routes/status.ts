@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../../app.ts';
+import type { RouteContext } from '../route-context.ts';
 import { sendDocument } from '../jsonapi.ts';
 import { renderStatus } from '../../presenters/status.ts';
 

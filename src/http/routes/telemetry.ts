@@ -1,7 +1,7 @@
 import { pipeline } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RouteContext } from '../../app.ts';
+import type { RouteContext } from '../route-context.ts';
 import { retentionWindowMs } from '../../config.ts';
 import { resolveShard } from '../../domain/shards.ts';
 import { utcParts } from '../../domain/time.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { RouteContext } from '../../app.ts';
+import type { RouteContext } from '../route-context.ts';
 import { retentionCutoff } from '../../domain/retention.ts';
 import { findTournament, listTournaments } from '../../store/tournaments.ts';
 import { renderTournament, renderTournamentList } from '../../presenters/tournament-documents.ts';

@@ -1,0 +1,33 @@
+/**
+ * How Fastify's own failures become JSON:API errors: thrown ApiErrors as they are, schema
+ * validation as 400, other client errors with their status, everything else a 500 that leaks
+ * nothing (and is logged).
+ */
+import http from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { negotiateMediaType } from './content-negotiation.ts';
+import { ApiError, badRequest, internalError, notFound, sendError } from './jsonapi.ts';
+
+export function registerErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((error: Error, request, reply) => {
+    if (error instanceof ApiError) return sendError(request, reply, error);
+    if ((error as { validation?: unknown }).validation) {
+      return sendError(request, reply, badRequest(error.message));
+    }
+    const status = (error as { statusCode?: number }).statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const title = http.STATUS_CODES[status] ?? 'Bad Request';
+      return sendError(request, reply, new ApiError(status, title, error.message));
+    }
+    request.log.error({ err: error }, 'request failed');
+    return sendError(request, reply, internalError());
+  });
+  app.setNotFoundHandler((request, reply) => {
+    request.negotiatedType = negotiateMediaType(request) ?? request.negotiatedType;
+    return sendError(
+      request,
+      reply,
+      notFound(`No resource at ${request.method} ${request.url.split('?')[0]}`),
+    );
+  });
+}

@@ -1,0 +1,26 @@
+/**
+ * What the app is built from and what every route module receives. A module of its own so that
+ * route files do not import `src/app.ts`, which imports them.
+ */
+import type { FastifyServerOptions, onRequestAsyncHookHandler } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Config } from '../config.ts';
+import type { Clock } from '../clock.ts';
+import type { Store } from '../store/store.ts';
+import type { BlobStore } from '../blobs/blob-store.ts';
+
+export interface AppDeps {
+  config: Readonly<Config>;
+  store: Store;
+  blobs: BlobStore;
+  clock: Clock;
+  /** Shared rate-limit counters; null keeps them in this process's memory. */
+  redis?: Redis | null;
+  /** Fastify logger option: false for none (tests), or pino options. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** The app's dependencies plus the hook that guards keyed endpoints. */
+export interface RouteContext extends AppDeps {
+  requireApiKey: onRequestAsyncHookHandler;
+}
