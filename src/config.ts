@@ -46,6 +46,32 @@ const Env = Type.Object({
         'Base of telemetry file URLs in match assets (a CDN in front of the blob store). Default: `<PUBLIC_BASE_URL>/telemetry`.',
     }),
   ),
+  BLOB_STORE_URL: Type.Optional(
+    Type.String({
+      pattern: '^s3://',
+      description:
+        'Telemetry files in S3-compatible object storage: `s3://<bucket>[/<prefix>]`. Default: the directory `<DATA_DIR>/blobs`.',
+    }),
+  ),
+  S3_ENDPOINT: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s/?#]+/?$',
+      description:
+        'Endpoint of an S3-compatible store (`http://minio:9000`). Default: AWS S3 of the region.',
+    }),
+  ),
+  S3_FORCE_PATH_STYLE: Type.Boolean({
+    default: false,
+    description:
+      '`true`: address the bucket in the path (`<endpoint>/<bucket>/…`), as most S3-compatible stores need; `false`: as a host name.',
+  }),
+  S3_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    maximum: 600_000,
+    default: 3000,
+    description:
+      'Milliseconds to connect to the object store and to get its answer; each request is tried twice, a transfer idle 4× as long is cut.',
+  }),
   DEMO_DATA: Type.Union([Type.Literal('auto'), Type.Literal('off')], {
     default: 'auto',
     description:
@@ -129,6 +155,8 @@ export interface Config {
   databaseUrl: string;
   publicBaseUrl: string;
   telemetryBaseUrl: string;
+  /** Where telemetry files are stored. */
+  blobStore: BlobStoreLocation;
   demoData: 'auto' | 'off';
   demoApiKey: string | null;
   demoSeed: number;
@@ -145,6 +173,21 @@ export interface Config {
   retentionIntervalMinutes: number;
   logLevel: string;
 }
+
+/** A directory of the local file system, or a bucket (and key prefix) of S3-compatible storage. */
+export type BlobStoreLocation =
+  | { kind: 'directory'; root: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      /** Key prefix without leading or trailing slash; '' for the bucket's root. */
+      prefix: string;
+      /** Null: AWS S3 itself, the endpoint derived from the region. */
+      endpoint: string | null;
+      forcePathStyle: boolean;
+      /** Per-attempt bound of connecting and of waiting for an answer, ms. */
+      timeoutMs: number;
+    };
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -171,13 +214,14 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
   const parsed = values as Static<typeof Env>;
 
   const aliases = parseShardAliases(parsed.SHARD_ALIASES, problems);
+  const dataDir = path.resolve(parsed.DATA_DIR);
+  const blobStore = parseBlobStore(parsed, env, dataDir, problems);
   if (problems.length > 0) throw new ConfigError(problems);
 
   const publicBaseUrl = (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(
     /\/+$/,
     '',
   );
-  const dataDir = path.resolve(parsed.DATA_DIR);
   return Object.freeze({
     port: parsed.PORT,
     host: parsed.HOST,
@@ -188,6 +232,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
       /\/+$/,
       '',
     ),
+    blobStore: Object.freeze(blobStore),
     demoData: parsed.DEMO_DATA,
     demoApiKey: parsed.DEMO_API_KEY ?? null,
     demoSeed: parsed.DEMO_SEED,
@@ -223,6 +268,49 @@ function parseShardAliases(spec: string, problems: string[]): Record<string, str
     }
   }
   return aliases;
+}
+
+/** S3 bucket names as AWS S3 and the common compatible stores accept them. */
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+/** Key prefixes of URL-safe segments only, so that a prefix reads the same in a bucket URL. */
+const KEY_PREFIX = /^[A-Za-z0-9_.~-]+(\/[A-Za-z0-9_.~-]+)*$/;
+
+function parseBlobStore(
+  parsed: Static<typeof Env>,
+  env: Record<string, string | undefined>,
+  dataDir: string,
+  problems: string[],
+): BlobStoreLocation {
+  const url = parsed.BLOB_STORE_URL;
+  if (url === undefined) {
+    // S3 settings without a bucket are a mistake an operator would not notice: nothing goes there.
+    for (const name of ['S3_ENDPOINT', 'S3_FORCE_PATH_STYLE'] as const) {
+      if (env[name] !== undefined && env[name] !== '') {
+        problems.push(`${name}: set, but BLOB_STORE_URL names no s3:// bucket to use it for`);
+      }
+    }
+    return { kind: 'directory', root: path.join(dataDir, 'blobs') };
+  }
+  const [bucket = '', ...rest] = url.slice('s3://'.length).split('/');
+  const prefix = rest.join('/').replace(/\/+$/, '');
+  if (!BUCKET_NAME.test(bucket)) {
+    problems.push(
+      `BLOB_STORE_URL: "${bucket}" is not a bucket name (3-63 lower-case letters, digits, dots and hyphens)`,
+    );
+  }
+  if (prefix !== '' && (!KEY_PREFIX.test(prefix) || /(^|\/)\.{1,2}(\/|$)/.test(prefix))) {
+    problems.push(
+      `BLOB_STORE_URL: the key prefix "${prefix}" may hold only letters, digits and _.~- between single slashes`,
+    );
+  }
+  return {
+    kind: 's3',
+    bucket,
+    prefix,
+    endpoint: parsed.S3_ENDPOINT?.replace(/\/+$/, '') ?? null,
+    forcePathStyle: parsed.S3_FORCE_PATH_STYLE,
+    timeoutMs: parsed.S3_TIMEOUT_MS,
+  };
 }
 
 /** Milliseconds of match data served, or Infinity when retention is off. */

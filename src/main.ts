@@ -6,6 +6,7 @@
 import os from 'node:os';
 import { buildApp } from './app.ts';
 import { ConfigError, type Config } from './config.ts';
+import { BlobStoreUnavailableError } from './blobs/blob-store.ts';
 import { buildProgram } from './cli/program.ts';
 import { ensureDemoApiKey, isStoreEmpty } from './cli/demo-key.ts';
 import { openRuntime } from './runtime.ts';
@@ -92,6 +93,9 @@ try {
 } catch (error) {
   if (error instanceof ConfigError) {
     process.stderr.write(`${error.message}\n`);
+  } else if (error instanceof BlobStoreUnavailableError) {
+    // An operator's mistake (a missing bucket, wrong credentials): the line says it all, no stack.
+    process.stderr.write(`gamedata: blob store: ${error.message}\n`);
   } else {
     process.stderr.write(
       `gamedata: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

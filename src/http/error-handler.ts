@@ -1,16 +1,28 @@
 /**
  * How Fastify's own failures become JSON:API errors: thrown ApiErrors as they are, schema
- * validation as 400, other client errors with their status, everything else a 500 that leaks
- * nothing (and is logged).
+ * validation as 400, other client errors with their status, a failing blob store as 503 with
+ * Retry-After, everything else a 500 that leaks nothing (and is logged).
  */
 import http from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { negotiateMediaType } from './content-negotiation.ts';
-import { ApiError, badRequest, internalError, notFound, sendError } from './jsonapi.ts';
+import { BlobStoreUnavailableError } from '../blobs/blob-store.ts';
+import {
+  ApiError,
+  badRequest,
+  blobStoreUnavailable,
+  internalError,
+  notFound,
+  sendError,
+} from './jsonapi.ts';
 
 export function registerErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: Error, request, reply) => {
     if (error instanceof ApiError) return sendError(request, reply, error);
+    if (error instanceof BlobStoreUnavailableError) {
+      request.log.warn({ err: error }, 'blob store unavailable');
+      return sendError(request, reply, blobStoreUnavailable());
+    }
     if ((error as { validation?: unknown }).validation) {
       return sendError(request, reply, badRequest(error.message));
     }

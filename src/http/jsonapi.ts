@@ -41,6 +41,14 @@ export const tooManyRequests = (retryAfterSeconds: number): ApiError =>
     { 'retry-after': retryAfterSeconds },
   );
 
+/** A dependency (database, blob store) is failing; the client may retry after `retryAfterSeconds`. */
+export const serviceUnavailable = (detail: string, retryAfterSeconds: number): ApiError =>
+  new ApiError(503, 'Service Unavailable', detail, { 'retry-after': retryAfterSeconds });
+
+/** The blob store fails (telemetry files): object storage outages are short, so retry soon. */
+export const blobStoreUnavailable = (): ApiError =>
+  serviceUnavailable('File storage is unavailable; try again shortly', 5);
+
 export const internalError = (): ApiError =>
   new ApiError(500, 'Internal Server Error', 'The server could not answer this request');
 

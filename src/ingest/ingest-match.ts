@@ -9,11 +9,11 @@ import zlib from 'node:zlib';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import { utcParts } from '../domain/time.ts';
 import {
   canonicalMatchDocumentVariant,
   matchDocumentVariantKey,
 } from '../presenters/match-document.ts';
+import { telemetryPath } from '../presenters/telemetry-url.ts';
 import { findTelemetryKey, matchExists, writeIngestedMatch } from '../store/ingest-writes.ts';
 import { renderStoredDocument } from '../store/match-documents.ts';
 import type { Store } from '../store/store.ts';
@@ -87,23 +87,38 @@ export async function ingestMatch(deps: IngestDeps, input: unknown): Promise<Ing
   try {
     status = await writeIngestedMatch(deps.store, rows);
   } catch (error) {
-    if (telemetryKey) await deps.blobs.delete(telemetryKey);
+    if (telemetryKey) await discardTelemetry(deps, match.input.id, telemetryKey);
     throw error;
   }
+  // Another ingest of the same match won the race: its file is the one kept.
   if (status === 'duplicate' && telemetryKey) {
-    // Another ingest of the same match won the race; keep the file only if that match uses it.
-    const kept = await findTelemetryKey(deps.store.db, match.input.id);
-    if (kept !== telemetryKey) await deps.blobs.delete(telemetryKey);
+    await discardTelemetry(deps, match.input.id, telemetryKey);
   }
   return { status, matchId: match.input.id };
 }
 
-/** The blob key of a telemetry file: `telemetry/<platform>/<yyyy>/<mm>/<dd>/<assetId>-telemetry.json.gz`. */
+/**
+ * Removes a telemetry file written for a match whose rows were not stored, so no object is left
+ * that nothing refers to — unless another ingest of the same match stored the same key
+ * meanwhile. Best effort: when the blob store fails as well, the file stays, and the caller's
+ * own error is the one reported.
+ */
+async function discardTelemetry(deps: IngestDeps, matchId: string, key: string): Promise<void> {
+  const stored = await findTelemetryKey(deps.store.db, matchId).catch(() => undefined);
+  if (stored === key) return;
+  await deps.blobs.delete(key).catch(() => undefined);
+}
+
+/**
+ * The blob key of a new telemetry file: its URL's path (telemetryPath), so that a bucket or CDN
+ * at TELEMETRY_BASE_URL serves it. Readers and retention use the key stored with each match
+ * (`matches.telemetry_key`), never this function: matches stored by earlier versions keep their
+ * `telemetry/<platform>/<yyyy>/<mm>/<dd>/<assetId>-telemetry.json.gz` keys.
+ */
 export function telemetryBlobKey(
   platform: string,
   assetCreatedAt: number,
   assetId: string,
 ): string {
-  const t = utcParts(assetCreatedAt);
-  return `telemetry/${platform}/${t.year}/${t.month}/${t.day}/${assetId}-telemetry.json.gz`;
+  return telemetryPath(platform, assetCreatedAt, assetId);
 }

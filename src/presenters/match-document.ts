@@ -82,8 +82,15 @@ export function canonicalMatchDocumentVariant(
 }
 
 /**
+ * Bumped whenever rendering changes what a stored document says, so documents rendered before
+ * are rendered anew on their next request. 2: telemetry URLs name the canonical platform.
+ */
+const RENDERING_REVISION = 2;
+
+/**
  * A short stable key naming a variant in the document store: `<request spelling>|<12 chars of
- * a SHA-1 over the base URLs and the alias table>`, so a changed configuration renders anew.
+ * a SHA-1 over the rendering revision, the base URLs and the alias table>`, so a changed
+ * configuration or rendering renders anew.
  */
 export function matchDocumentVariantKey(variant: MatchDocumentVariant): string {
   const aliases = Object.entries(variant.shardAliases)
@@ -92,7 +99,9 @@ export function matchDocumentVariantKey(variant: MatchDocumentVariant): string {
     .join(',');
   const digest = crypto
     .createHash('sha1')
-    .update(`${variant.publicBaseUrl}\n${variant.telemetryBaseUrl}\n${aliases}`)
+    .update(
+      `${RENDERING_REVISION}\n${variant.publicBaseUrl}\n${variant.telemetryBaseUrl}\n${aliases}`,
+    )
     .digest('base64url')
     .slice(0, 12);
   return `${variant.shard.spelling}|${digest}`;
@@ -161,7 +170,7 @@ export function renderMatchDocument(match: MatchRecord, variant: MatchDocumentVa
   }
   const url = telemetryUrl(
     variant.telemetryBaseUrl,
-    platformSpelling,
+    match.platform,
     match.assetCreatedAt,
     match.assetId,
   );

@@ -124,7 +124,7 @@ for (const database of testDatabases) {
       assert.ok(maxAge > remainingS - 2);
     });
 
-    test('an alias shard is echoed in the document, its links and its telemetry URL', async () => {
+    test('an alias shard is echoed in the document and its links; the telemetry URL is the file’s one URL', async () => {
       const response = await t.app.inject({ url: `/shards/steam/matches/${match.id}` });
       assert.equal(response.statusCode, 200);
       assert.equal(response.headers.deprecation, undefined);
@@ -138,7 +138,7 @@ for (const database of testDatabases) {
       const asset = (body.included as Resource[]).find((resource) => resource.type === 'asset')!;
       assert.match(
         String(asset.attributes.URL),
-        /\/telemetry\/bluehole-pubg\/steam\/\d{4}\/\d\d\/\d\d\/\d\d\/\d\d\//,
+        /\/telemetry\/bluehole-pubg\/pc-b\/\d{4}\/\d\d\/\d\d\/\d\d\/\d\d\//,
       );
       assert.ok(String(asset.attributes.URL).endsWith(`/${asset.id}-telemetry.json`));
     });

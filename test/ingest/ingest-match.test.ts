@@ -65,7 +65,8 @@ for (const database of testDatabases) {
         );
         assert.equal(
           match.telemetry_key,
-          `telemetry/pc-b/2026/11/20/${match.asset_id}-telemetry.json.gz`,
+          `bluehole-pubg/pc-b/2026/11/20/12/32/${match.asset_id}-telemetry.json`,
+          'the blob key is the telemetry URL’s path',
         );
 
         const rosters = await db.selectFrom('rosters').selectAll().orderBy('position').execute();

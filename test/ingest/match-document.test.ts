@@ -38,8 +38,8 @@ function variant(spelling: string): MatchDocumentVariant {
 
 test('telemetry URLs are dated by the asset createdAt, zero-padded, in UTC', () => {
   assert.equal(
-    telemetryUrl('https://cdn.test', 'steam', Date.parse('2026-04-05T02:07:30Z'), 'a-b'),
-    'https://cdn.test/bluehole-pubg/steam/2026/04/05/02/07/a-b-telemetry.json',
+    telemetryUrl('https://cdn.test', 'pc-b', Date.parse('2026-04-05T02:07:30Z'), 'a-b'),
+    'https://cdn.test/bluehole-pubg/pc-b/2026/04/05/02/07/a-b-telemetry.json',
   );
 });
 
@@ -173,7 +173,8 @@ for (const database of testDatabases) {
       assert.deepEqual(shards, ['psn', 'xbox', 'psn', 'psn']);
       assert.match(
         (doc.included as Json[]).find((r) => r.type === 'asset')!.attributes.URL,
-        /^http:\/\/cdn\.test\/bluehole-pubg\/psn\/2026\//,
+        /^http:\/\/cdn\.test\/bluehole-pubg\/console-a\/2026\//,
+        'one telemetry URL, its blob key, whatever shard spelling the request used',
       );
       assert.equal((await ctx.rowCounts()).match_documents, 2);
       const second = await loadMatchDocument(ctx.deps.store, input.id, psn);
@@ -216,9 +217,12 @@ for (const database of testDatabases) {
         const asset = (doc: Json) => byType(doc, 'asset')[0]!;
         assert.equal(asset(ours).id, asset(recorded).id);
         assert.equal(asset(ours).attributes.createdAt, asset(recorded).attributes.createdAt);
+        // The same dated path and file; the shard segment is the canonical platform (the blob key).
         assert.equal(
           asset(ours).attributes.URL.replace(/^.*bluehole-pubg/, ''),
-          asset(recorded).attributes.URL.replace(/^.*bluehole-pubg/, ''),
+          asset(recorded)
+            .attributes.URL.replace(/^.*bluehole-pubg/, '')
+            .replace(/^\/steam\//, '/pc-b/'),
         );
         assert.deepEqual(ours.data.attributes, recorded.data.attributes);
       } finally {

@@ -115,7 +115,10 @@ test('the region comes from the shard, the telemetry, the asset URL or the calle
 
   const withUrl = structuredClone(steam);
   const asset = withUrl.included.find((r: Json) => r.type === 'asset');
-  asset.attributes.URL = asset.attributes.URL.replace('/steam/', '/pc-krjp/');
+  asset.attributes.URL = asset.attributes.URL.replace(
+    /\/bluehole-pubg\/[^/]+\//,
+    '/bluehole-pubg/pc-krjp/',
+  );
   assert.equal(matchInputFromDocument(withUrl).regionShard, 'pc-krjp');
 
   assert.equal(matchInputFromDocument(steam, { region: 'pc-ru' }).regionShard, 'pc-ru');
@@ -211,7 +214,7 @@ for (const database of testDatabases) {
       assert.equal(match.region, 'pc-eu');
       assert.equal(match.asset_id, '3202f4e8-3918-11f1-92c5-d6d68ddb6e17');
       assert.deepEqual(ctx.blobs(), [
-        `telemetry/pc-b/2026/11/20/${match.asset_id}-telemetry.json.gz`,
+        `bluehole-pubg/pc-b/2026/11/20/12/32/${match.asset_id}-telemetry.json`,
       ]);
       assert.deepEqual(await ingestRecordedMatch(ctx.deps, doc, { region: 'pc-na' }), {
         status: 'duplicate',

@@ -7,7 +7,8 @@ import { resolveShard } from '../../domain/shards.ts';
 import { utcParts } from '../../domain/time.ts';
 import { TELEMETRY_TITLE } from '../../presenters/telemetry-url.ts';
 import { findTelemetryAsset, type TelemetryAsset } from '../../store/telemetry.ts';
-import { notFound } from '../jsonapi.ts';
+import { BlobStoreUnavailableError } from '../../blobs/blob-store.ts';
+import { blobStoreUnavailable, notFound } from '../jsonapi.ts';
 import {
   acceptsGzip,
   gzipEtag,
@@ -47,7 +48,8 @@ function datePathMatches(params: TelemetryParams, assetCreatedAt: number): boole
  * `GET /telemetry/bluehole-pubg/:shard/:yyyy/:mm/:dd/:hh/:min/<assetId>-telemetry.json`: the
  * telemetry file a match asset's URL names (REFERENCE §1.1). No key, no Accept negotiation: the
  * file is JSON whatever the client asks for. It is stored gzipped and streamed as stored to
- * clients that accept gzip, and decompressed while streaming for the others.
+ * clients that accept gzip, and decompressed while streaming for the others. When the blob store
+ * fails, a 503 with Retry-After (never cached); a missing file is a 404.
  */
 export function telemetryRoutes(app: FastifyInstance, context: RouteContext): void {
   const { config, store, blobs, clock } = context;
@@ -77,15 +79,26 @@ export function telemetryRoutes(app: FastifyInstance, context: RouteContext): vo
 
       const gzip = acceptsGzip(request);
       const etag = `"telemetry-${asset.assetId}"`;
-      reply.headers({
+      const cachingHeaders = {
         etag: gzip ? gzipEtag(etag) : etag,
         'cache-control': immutableCacheControl(asset.matchCreatedAt + retentionMs, clock.now()),
         vary: 'Accept-Encoding',
-      });
-      if (isNotModified(request, etag, gzipEtag(etag))) return reply.code(304).send();
+      };
+      if (isNotModified(request, etag, gzipEtag(etag))) {
+        return reply.code(304).headers(cachingHeaders).send();
+      }
 
-      const blob = await blobs.get(asset.telemetryKey);
+      let blob: Awaited<ReturnType<typeof blobs.get>>;
+      try {
+        blob = await blobs.get(asset.telemetryKey);
+      } catch (error) {
+        if (!(error instanceof BlobStoreUnavailableError)) throw error;
+        request.log.warn({ err: error, asset: asset.assetId }, 'telemetry storage unavailable');
+        reply.header('cache-control', 'no-store'); // a CDN must not keep the outage
+        return sendEncodedError(request, reply, blobStoreUnavailable());
+      }
       if (blob === null) return missing();
+      reply.headers(cachingHeaders);
       reply.header('content-type', 'application/json');
       if (gzip) {
         return reply
