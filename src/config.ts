@@ -206,17 +206,23 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     if (value !== undefined && value !== '') raw[name] = value;
   }
   const values = Value.Convert(Env, Value.Default(Env, raw));
-  const problems = [...Value.Errors(Env, values)].map(
+  const errors = [...Value.Errors(Env, values)];
+  const problems = errors.map(
     (error) =>
       `${error.path.slice(1) || 'environment'}: ${error.message} (got ${JSON.stringify(error.value)})`,
   );
-  if (problems.length > 0) throw new ConfigError(problems);
   const parsed = values as Static<typeof Env>;
-
-  const aliases = parseShardAliases(parsed.SHARD_ALIASES, problems);
-  const dataDir = path.resolve(parsed.DATA_DIR);
-  const blobStore = parseBlobStore(parsed, env, dataDir, problems);
-  if (problems.length > 0) throw new ConfigError(problems);
+  // Checks beyond the schema run on the variables the schema accepted, so that a second problem
+  // of another variable is reported along with the first, not after it is fixed.
+  const invalid = new Set(errors.map((error) => error.path.slice(1)));
+  const aliases = invalid.has('SHARD_ALIASES')
+    ? {}
+    : parseShardAliases(parsed.SHARD_ALIASES, problems);
+  const dataDir = path.resolve(String(parsed.DATA_DIR));
+  const blobStore = invalid.has('BLOB_STORE_URL')
+    ? null
+    : parseBlobStore(parsed, env, dataDir, problems);
+  if (problems.length > 0 || blobStore === null) throw new ConfigError(problems);
 
   const publicBaseUrl = (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(
     /\/+$/,

@@ -52,6 +52,67 @@ test('shard aliases: none, custom pairs, and refusals', () => {
   assert.throws(() => loadConfig({ SHARD_ALIASES: 'pc-a=pc-b' }), /already a shard/);
 });
 
+test('telemetry files go to a directory under DATA_DIR unless BLOB_STORE_URL names a bucket', () => {
+  assert.deepEqual(loadConfig({ DATA_DIR: '/srv/gd' }).blobStore, {
+    kind: 'directory',
+    root: path.resolve('/srv/gd/blobs'),
+  });
+  const config = loadConfig({
+    BLOB_STORE_URL: 's3://game-telemetry/live/v1/',
+    S3_ENDPOINT: 'http://127.0.0.1:9000/',
+    S3_FORCE_PATH_STYLE: 'true',
+  });
+  assert.deepEqual(config.blobStore, {
+    kind: 's3',
+    bucket: 'game-telemetry',
+    prefix: 'live/v1',
+    endpoint: 'http://127.0.0.1:9000',
+    forcePathStyle: true,
+    timeoutMs: 3000,
+  });
+  assert.deepEqual(loadConfig({ BLOB_STORE_URL: 's3://game-telemetry' }).blobStore, {
+    kind: 's3',
+    bucket: 'game-telemetry',
+    prefix: '',
+    endpoint: null,
+    forcePathStyle: false,
+    timeoutMs: 3000,
+  });
+});
+
+test('object storage problems are reported with the others, at once', () => {
+  const problemsOf = (env: Record<string, string>): string => {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      assert.ok(error instanceof ConfigError);
+      return error.problems.join('\n');
+    }
+    assert.fail('the configuration was accepted');
+  };
+  const all = problemsOf({
+    PORT: 'eighty',
+    BLOB_STORE_URL: 's3://Not_A_Bucket/../up',
+    S3_FORCE_PATH_STYLE: 'sometimes',
+    S3_TIMEOUT_MS: '5',
+  });
+  for (const expected of [
+    /PORT/,
+    /"Not_A_Bucket" is not a bucket name/,
+    /key prefix "\.\.\/up"/,
+    /S3_FORCE_PATH_STYLE/,
+    /S3_TIMEOUT_MS/,
+  ]) {
+    assert.match(all, expected);
+  }
+  assert.match(problemsOf({ BLOB_STORE_URL: '/var/blobs' }), /BLOB_STORE_URL/);
+  assert.match(problemsOf({ S3_ENDPOINT: 'http://minio:9000' }), /S3_ENDPOINT: set, but/);
+  assert.match(
+    problemsOf({ BLOB_STORE_URL: 's3://b-1', S3_ENDPOINT: 'minio:9000' }),
+    /S3_ENDPOINT/,
+  );
+});
+
 test('the README documents every configuration variable', () => {
   const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
   for (const name of Object.keys(CONFIG_VARIABLES)) {

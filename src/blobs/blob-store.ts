@@ -37,8 +37,7 @@ export class BlobStoreUnavailableError extends Error {
   constructor(
     readonly operation: 'open' | 'put' | 'get' | 'delete',
     message: string,
-    options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(message);
   }
 }

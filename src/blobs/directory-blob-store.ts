@@ -69,7 +69,6 @@ export function directoryBlobStore(root: string): BlobStore {
     new BlobStoreUnavailableError(
       operation,
       `blob directory ${base}: ${operation} ${key} failed: ${(error as Error).message}`,
-      { cause: error },
     );
   return {
     async put(key, bytes) {

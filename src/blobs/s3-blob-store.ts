@@ -93,7 +93,7 @@ export async function checkBucket(client: S3Client, location: S3Location): Promi
     else if (failure.name === 'CredentialsProviderError')
       reason = 'no AWS credentials found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY';
     else reason = `the object store did not answer (${describeFailure(error)})`;
-    throw new BlobStoreUnavailableError('open', `cannot use ${where}: ${reason}`, { cause: error });
+    throw new BlobStoreUnavailableError('open', `cannot use ${where}: ${reason}`);
   }
 }
 
@@ -106,7 +106,6 @@ export function s3BlobStore(client: S3Client, location: S3Location): BlobStore {
     new BlobStoreUnavailableError(
       operation,
       `bucket ${Bucket}: ${operation} ${objectKey(key)} failed: ${describeFailure(error)}`,
-      { cause: error },
     );
   const isMissing = (error: unknown): boolean =>
     (error as { name?: string }).name === 'NoSuchKey' ||

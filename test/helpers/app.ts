@@ -1,6 +1,7 @@
 /**
- * Builds the real application for `inject` tests: a fresh store (per test database), a blob
- * store in a temporary directory, a fixed clock and a config from the same loader production uses.
+ * Builds the real application for `inject` tests: a fresh store (per test database), the blob
+ * store of the config (a temporary directory unless `env` names a bucket), a fixed clock and a
+ * config from the same loader production uses.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { fixedClock } from '../../src/clock.ts';
-import { directoryBlobStore } from '../../src/blobs/directory-blob-store.ts';
+import { openBlobStore } from '../../src/blobs/open-blob-store.ts';
 import type { BlobStore } from '../../src/blobs/blob-store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { createApiKey } from '../../src/store/api-keys.ts';
@@ -41,7 +42,8 @@ export async function createTestApp(
   const clock = fixedClock(TEST_NOW);
   const store = await database.open();
   await syncSeasons(store, clock.now());
-  const blobs = directoryBlobStore(path.join(dataDir, 'blobs'));
+  // The blob store the config names, as production opens it (a directory under DATA_DIR by default).
+  const blobs = await openBlobStore(config);
   const { key } = await createApiKey(store.db, {
     name: 'test',
     ratePerMinute: 10_000,
