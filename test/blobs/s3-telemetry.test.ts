@@ -240,7 +240,7 @@ for (const database of testDatabases) {
       assert.equal(response.json().errors[0].title, 'Not Found');
     });
 
-    test('retention deletes the object with the match', async () => {
+    test('retention deletes the object with the match; an outage postpones it, leaving nothing behind', async () => {
       const match = matchWithTelemetry('expired');
       await ingestMatch(t, match);
       const key = `${PREFIX}/${(await storedKey(match.id))!}`;
@@ -248,6 +248,15 @@ for (const database of testDatabases) {
       const now = t.clock.now();
       try {
         t.clock.set(createdAt + 14 * DAY_MS + 60_000);
+        await s3.kill();
+        try {
+          await assert.rejects(purgeExpired(t), BlobStoreUnavailableError);
+        } finally {
+          await s3.restart();
+        }
+        assert.ok(await s3.head(BUCKET, key), 'the object stays while its rows do');
+        assert.ok((await rowsOf(match.id)) > 0, 'the rows stay, so the next run finds the key');
+
         const purged = await purgeExpired(t);
         assert.ok(purged.matches >= 1);
       } finally {
