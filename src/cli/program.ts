@@ -37,6 +37,13 @@ const instant = (value: string): number => {
   return ms;
 };
 
+interface IngestCommandOptions {
+  region?: string;
+  telemetry?: string;
+  platform?: string;
+  recordedAt?: number;
+}
+
 /** Runs `work` with a runtime opened from the environment, closing it afterwards. */
 async function withRuntime<T>(
   io: CliIo,
@@ -106,7 +113,7 @@ export function buildProgram(
   program
     .command('ingest')
     .description(
-      'Ingest finished matches: a JSON file, a directory of them, or - for standard input.',
+      'Ingest finished matches, clans, player statuses and recorded documents: a JSON file, a directory of them, or - for standard input.',
     )
     .argument('<source>', 'file, directory or -')
     .option('--region <shard>', 'platform-region shard for recorded documents that do not name one')
@@ -114,7 +121,17 @@ export function buildProgram(
       '--telemetry <file>',
       'telemetry file (JSON or gzip) of a single recorded match document',
     )
-    .action(async (source: string, options: { region?: string; telemetry?: string }) => {
+    .option(
+      '--platform <shard>',
+      'platform shard of recorded ranked and clan documents whose links.self names none',
+    )
+    .addOption(
+      new Option(
+        '--recorded-at <iso>',
+        'when recorded ranked and clan documents were recorded (default: now)',
+      ).argParser(instant),
+    )
+    .action(async (source: string, options: IngestCommandOptions) => {
       await withRuntime(io, async (runtime) => {
         const results = await ingestPath(runtime, source, options);
         let failed = 0;
@@ -123,7 +140,8 @@ export function buildProgram(
             failed++;
             io.err(`error     ${result.source}: ${result.message}`);
           } else {
-            io.out(`${result.status.padEnd(9)} ${result.matchId} (${result.source})`);
+            const what = 'matchId' in result ? result.matchId : `${result.kind} ${result.id}`;
+            io.out(`${result.status.padEnd(9)} ${what} (${result.source})`);
           }
         }
         io.out(`${results.length - failed} ingested or already stored, ${failed} refused`);

@@ -153,7 +153,15 @@ export function isBot(playerId: string): boolean {
   return playerId.startsWith('ai.');
 }
 
-/** Whether a match counts toward season stats: not custom, and played in one of the six modes. */
+/**
+ * Whether a match counts toward season stats: not custom, and played in one of the six modes.
+ *
+ * Ranked matches (`matchType: "competitive"`) count like official ones — toward season and
+ * lifetime stats and the season's match lists — besides their own ranked stats: the real
+ * service names custom matches as the only matches season stats leave out (REFERENCE §1.7,
+ * §3.5; spec §2), and its ranked endpoint has no match lists of its own, so the season's lists
+ * are where clients find ranked matches. The match type is therefore not consulted here.
+ */
 export function countsTowardSeasonStats(match: {
   isCustomMatch: boolean;
   gameMode: string;

@@ -9,6 +9,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { IngestError, ingestMatch, type IngestDeps } from './ingest-match.ts';
+import { ingestEntity, isEntityItem } from './ingest-entity.ts';
 import { ingestRecordedMatch, isRecordedMatchDocument } from './recorded-match.ts';
 
 export interface IngestSourceOptions {
@@ -16,6 +17,10 @@ export interface IngestSourceOptions {
   region?: string;
   /** Telemetry file of the one recorded document `source` is (a single file only). */
   telemetry?: string;
+  /** Platform shard of recorded ranked and clan documents whose links.self names none. */
+  platform?: string;
+  /** When recorded ranked and clan documents were recorded, epoch ms (default: now). */
+  recordedAt?: number;
   /** Called after each match, e.g. for progress output. */
   onResult?: (result: IngestSourceResult) => void;
 }
@@ -23,6 +28,7 @@ export interface IngestSourceOptions {
 /** The outcome of one match; `source` names its file (`matches.json[3]` for array items). */
 export type IngestSourceResult =
   | { source: string; status: 'ingested' | 'duplicate'; matchId: string }
+  | { source: string; status: 'ingested' | 'duplicate'; kind: string; id: string }
   | { source: string; status: 'error'; message: string; matchId?: string };
 
 const TELEMETRY_FILE = /[.-]telemetry\.json(\.gz)?$/;
@@ -84,8 +90,10 @@ async function ingestFile(
   report: (result: IngestSourceResult) => void,
 ): Promise<void> {
   let content: unknown;
+  let raw: Buffer;
   try {
-    content = JSON.parse(decode(await read()));
+    raw = decode(await read());
+    content = JSON.parse(raw.toString('utf8'));
   } catch (error) {
     report({
       source,
@@ -129,7 +137,7 @@ async function ingestFile(
     });
     return;
   }
-  report(await ingestOne(deps, source, content, telemetry, options));
+  report(await ingestOne(deps, source, content, telemetry, options, raw));
 }
 
 async function ingestOne(
@@ -138,7 +146,9 @@ async function ingestOne(
   item: unknown,
   telemetry: () => Promise<Buffer | undefined>,
   options: IngestSourceOptions,
+  raw?: Buffer,
 ): Promise<IngestSourceResult> {
+  if (isEntityItem(item)) return ingestEntityFrom(deps, source, item, options, raw);
   const recorded = isRecordedMatchDocument(item);
   const matchId = idOf(item, recorded);
   try {
@@ -153,6 +163,28 @@ async function ingestOne(
     const message =
       error instanceof IngestError ? error.message : `${(error as Error).message ?? error}`;
     return { source, status: 'error', message, ...(matchId ? { matchId } : {}) };
+  }
+}
+
+/** A clan, player status or recorded ranked/clan document (ingest-entity.ts), as a result. */
+async function ingestEntityFrom(
+  deps: IngestDeps,
+  source: string,
+  item: unknown,
+  options: IngestSourceOptions,
+  raw: Buffer | undefined,
+): Promise<IngestSourceResult> {
+  try {
+    const { status, kind, id } = await ingestEntity(deps, item, {
+      ...(raw ? { raw } : {}),
+      ...(options.platform ? { platform: options.platform } : {}),
+      ...(options.recordedAt !== undefined ? { recordedAt: options.recordedAt } : {}),
+    });
+    return { source, status, kind, id };
+  } catch (error) {
+    const message =
+      error instanceof IngestError ? error.message : `${(error as Error).message ?? error}`;
+    return { source, status: 'error', message };
   }
 }
 
@@ -182,9 +214,9 @@ async function siblingTelemetry(file: string): Promise<string | null> {
   return null;
 }
 
-/** File bytes as text, gunzipped when they start with the gzip magic bytes. */
-function decode(bytes: Buffer): string {
-  return (bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes).toString('utf8');
+/** File bytes, gunzipped when they start with the gzip magic bytes. */
+function decode(bytes: Buffer): Buffer {
+  return bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes;
 }
 
 async function readStream(stream: NodeJS.ReadableStream): Promise<Buffer> {

@@ -14,6 +14,7 @@ import { renderParticipantStats, type MatchRecord } from '../presenters/match-do
 import type { IngestedMatchRows, SeasonStatsAddition } from '../store/ingest-writes.ts';
 import type { MatchDocumentsTable } from '../store/schema.ts';
 import type { ValidMatch } from './validate-match.ts';
+import { rankedAdditions } from './ranked-results.ts';
 
 export const DEFAULT_TITLE_ID = 'bluehole-pubg';
 /** seasonState when the input leaves it out: a match is played while its season is in progress. */
@@ -138,6 +139,7 @@ export function ingestRows(
       is_custom: isCustom,
     })),
     seasonStats,
+    ranked: rankedAdditions(match, seasons),
     tournament: m.tournamentId ? { id: m.tournamentId, createdAt: match.createdAt } : null,
     document,
     now,

@@ -14,6 +14,7 @@ import type {
   RostersTable,
 } from './schema.ts';
 import { addSeasonStats, type SeasonStatsAddition } from './season-stats-writes.ts';
+import { applyRankedResults, type RankedAddition } from './ranked-writes.ts';
 import type { Db, Store } from './store.ts';
 
 export type { SeasonStatsAddition };
@@ -35,6 +36,8 @@ export interface IngestedMatchRows {
   players: PlayerSighting[];
   playerMatches: PlayerMatchesTable[];
   seasonStats: SeasonStatsAddition[];
+  /** Ranked results of the match's players (empty unless it is ranked play). */
+  ranked: RankedAddition[];
   tournament: { id: string; createdAt: number } | null;
   document: MatchDocumentsTable;
   /** Epoch ms written as `updated_at` of changed aggregates. */
@@ -74,6 +77,7 @@ export async function writeIngestedMatch(
       trx.insertInto('player_matches').values(chunk),
     );
     await addSeasonStats(trx, store, rows.seasonStats, rows.now);
+    await applyRankedResults(trx, store, rows.ranked, rows.now);
     if (rows.tournament) await upsertTournament(trx, rows.tournament);
     await trx
       .insertInto('match_documents')
@@ -107,7 +111,7 @@ export async function findTelemetryKey(
   return row === undefined ? undefined : row.telemetry_key;
 }
 
-/** Players enter unbanned and clanless; ingest never changes either afterwards. */
+/** Players enter unbanned and clanless; matches never change either (clan and player status inputs do). */
 const NEW_PLAYER_BAN_TYPE = 'Innocent';
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -178,6 +178,77 @@ export interface SampleMatchesTable {
   position: number;
 }
 
+/**
+ * Per player, platform, season and ranked mode: the ranked state (src/domain/ranked-stats.ts
+ * documents each member), folded from `ranked_results` in match order.
+ */
+export interface RankedStatsTable {
+  platform: string;
+  account_id: string;
+  season_id: string;
+  game_mode: string;
+  rank_points: number;
+  best_rank_points: number;
+  rounds_played: number;
+  wins: number;
+  top10s: number;
+  kills: number;
+  deaths: number;
+  assists: number;
+  dbnos: number;
+  damage_dealt: number;
+  win_place_sum: number;
+  /** createdAt and id of the newest match counted (match order). */
+  last_match_at: number;
+  last_match_id: string;
+  updated_at: number;
+}
+
+/** One player's part in one ranked match; kept after the match itself is purged. */
+export interface RankedResultsTable {
+  platform: string;
+  account_id: string;
+  season_id: string;
+  game_mode: string;
+  created_at: number;
+  match_id: string;
+  win_place: number;
+  won: number;
+  kills: number;
+  assists: number;
+  dbnos: number;
+  damage_dealt: number;
+  died: number;
+}
+
+/** A clan of a platform, entered through ingest; its members are players whose clan_id is its id. */
+export interface ClansTable {
+  platform: string;
+  id: string;
+  name: string;
+  tag: string;
+  level: number;
+  /** When a clan input, recording or member change last touched it (epoch ms). */
+  updated_at: number;
+}
+
+/**
+ * A document of the real service kept as recorded: `kind` is its JSON:API type
+ * (`rankedplayerstats`, `clan`, …), `id` what it is about (see src/store/recorded-documents.ts).
+ */
+export interface RecordedDocumentsTable {
+  kind: string;
+  platform: string;
+  id: string;
+  body: Buffer;
+  /** Byte range of the top-level `links.self` string value in `body`; -1 when there is none. */
+  self_start: number;
+  self_end: number;
+  /** When the real service gave the document (epoch ms): decides whether it or derived data is served. */
+  recorded_at: number;
+  ingested_at: number;
+}
+
 export interface Database {
   players: PlayersTable;
   matches: MatchesTable;
@@ -195,4 +266,8 @@ export interface Database {
   leaderboard_entries: LeaderboardEntriesTable;
   sample_lists: SampleListsTable;
   sample_matches: SampleMatchesTable;
+  ranked_stats: RankedStatsTable;
+  ranked_results: RankedResultsTable;
+  clans: ClansTable;
+  recorded_documents: RecordedDocumentsTable;
 }

@@ -10,6 +10,8 @@ import { seasonStatsRoutes } from './season-stats.ts';
 import { tournamentRoutes } from './tournaments.ts';
 import { leaderboardRoutes } from './leaderboards.ts';
 import { sampleRoutes } from './samples.ts';
+import { rankedRoutes } from './ranked.ts';
+import { clanRoutes } from './clans.ts';
 
 /** Every route module, registered in this order by `buildApp`. */
 export const ROUTES: Array<(app: FastifyInstance, context: RouteContext) => void> = [
@@ -23,4 +25,6 @@ export const ROUTES: Array<(app: FastifyInstance, context: RouteContext) => void
   tournamentRoutes,
   leaderboardRoutes,
   sampleRoutes,
+  rankedRoutes,
+  clanRoutes,
 ];

@@ -1,6 +1,8 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import * as initial from './0001-initial.ts';
 import * as jobsLeaderboardsSamples from './0002-jobs-leaderboards-samples.ts';
+import * as ranked from './0006-ranked.ts';
+import * as clansRecordedDocuments from './0007-clans-recorded-documents.ts';
 
 /** What a migration needs to know about the database it runs on. */
 export interface MigrationContext {
@@ -15,6 +17,8 @@ type Step = { up(db: Kysely<any>, context: MigrationContext): Promise<void> };
 const STEPS: Record<string, Step> = {
   '0001-initial': initial,
   '0002-jobs-leaderboards-samples': jobsLeaderboardsSamples,
+  '0006-ranked': ranked,
+  '0007-clans-recorded-documents': clansRecordedDocuments,
 };
 
 /** The migrations as Kysely's Migrator wants them, bound to one database's context. */

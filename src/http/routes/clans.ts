@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { RouteContext } from '../route-context.ts';
+import { recordingWins } from '../../domain/recording-precedence.ts';
+import { findClan } from '../../store/clans.ts';
+import { findRecordedDocument } from '../../store/recorded-documents.ts';
+import { renderClan } from '../../presenters/clan-document.ts';
+import { renderRecordedDocument } from '../../presenters/recorded-document.ts';
+import { notFound, selfLink, sendDocument } from '../jsonapi.ts';
+import { enforceShardRule, requestShard } from '../shards.ts';
+
+const ClanParams = Type.Object({
+  shard: Type.String({ description: 'Platform shard (steam, kakao, psn, xbox or pc-b …).' }),
+  clanId: Type.String({ description: 'clan.<32 hex>' }),
+});
+
+/**
+ * `GET /shards/:shard/clans/:clanId` (keyed): a clan of a platform with its member count, or a
+ * 404 for a clan the platform does not have. A recorded clan document is served instead while
+ * it is newer than the clan's last ingested change (recording-precedence.ts).
+ */
+export function clanRoutes(app: FastifyInstance, context: RouteContext): void {
+  const { config, store } = context;
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  routes.get(
+    '/shards/:shard/clans/:clanId',
+    {
+      schema: {
+        summary: 'A clan',
+        operationId: 'getClan',
+        tags: ['clans'],
+        params: ClanParams,
+        security: [{ apiKey: [] }],
+      },
+      onRequest: context.requireApiKey,
+    },
+    async (request, reply) => {
+      const { clanId } = request.params;
+      const shard = requestShard(request.params.shard, config);
+      enforceShardRule(shard, { platform: true, region: false }, 'Clans', config);
+      const [recording, clan] = await Promise.all([
+        findRecordedDocument(store.db, 'clan', shard.platform, clanId),
+        findClan(store.db, shard.platform, clanId),
+      ]);
+      const self = selfLink(config.publicBaseUrl, request);
+      if (recording !== null && recordingWins(recording.recordedAt, clan?.updatedAt ?? null)) {
+        return sendDocument(request, reply, renderRecordedDocument(recording, self));
+      }
+      if (clan === null) throw notFound(`No clan '${clanId}' on shard '${shard.spelling}'`);
+      return sendDocument(request, reply, renderClan(clan, self));
+    },
+  );
+}
