@@ -6,6 +6,7 @@
 import cliProgress from 'cli-progress';
 import { ingestMatch, type IngestDeps } from '../ingest/ingest-match.ts';
 import { generateDemo } from './generate-demo.ts';
+import { ingestDemoClans } from './clans.ts';
 
 export interface PopulateDemoOptions {
   seed: number;
@@ -80,6 +81,7 @@ export async function populateDemo(
   } finally {
     bar?.stop();
   }
+  await ingestDemoClans(deps, options.seed, plan.players);
   return {
     players: plan.players.length,
     matches: plan.matchCount,

@@ -109,6 +109,41 @@ test('ingest reports each file, refuses bad input by field, and is idempotent', 
   }
 });
 
+test('ingest takes recorded documents with --platform and --recorded-at', async () => {
+  const dir = freshDir();
+  try {
+    const clanId = 'clan.0123456789abcdef0123456789abcdef';
+    const file = path.join(dir, 'clan.json');
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        data: {
+          type: 'clan',
+          id: clanId,
+          attributes: { clanName: 'Owls', clanTag: 'OWL', clanLevel: 3, clanMemberCount: 40 },
+        },
+      }),
+    );
+    const refused = await gamedata(dir, 'ingest', file);
+    assert.equal(refused.exitCode, 1);
+    assert.match(refused.err[0]!, /platform: .*--platform/);
+    const recordedAt = new Date(Date.now() - 60_000).toISOString();
+    const ingested = await gamedata(
+      dir,
+      'ingest',
+      file,
+      '--platform',
+      'steam',
+      '--recorded-at',
+      recordedAt,
+    );
+    assert.equal(ingested.exitCode, 0);
+    assert.equal(ingested.out[0], `ingested  recorded clan ${clanId} (${file})`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('jobs run names the known jobs and runs one', async () => {
   const dir = freshDir();
   try {

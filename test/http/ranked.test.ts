@@ -208,6 +208,16 @@ for (const database of testDatabases) {
       assert.deepEqual(listed, [matches.official!.id, matches.loss!.id, matches.win!.id]);
     });
 
+    test('the OpenAPI document describes the route', async () => {
+      const document = (await t.app.inject({ url: '/openapi.json' })).json();
+      const route = document.paths['/shards/{shard}/players/{accountId}/seasons/{seasonId}/ranked'];
+      assert.equal(route.get.operationId, 'getRankedStats');
+      assert.deepEqual(
+        route.get.parameters.map((parameter: { name: string }) => parameter.name),
+        ['shard', 'accountId', 'seasonId'],
+      );
+    });
+
     test(
       'the shape of a recorded ranked document, member by member',
       { skip: !HAVE_FIXTURES },
