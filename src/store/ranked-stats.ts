@@ -3,7 +3,7 @@
  * indexed query (the primary key's prefix).
  */
 import type { RankedState } from '../domain/ranked-stats.ts';
-import { stateOf } from './ranked-writes.ts';
+import { stateOf } from './ranked-rows.ts';
 import type { Db } from './store.ts';
 
 /** The ranked state of each mode the player played in the season, keyed by game mode. */
