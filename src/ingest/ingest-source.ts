@@ -2,8 +2,10 @@
  * Ingest from files: one JSON file, every `*.json` / `*.json.gz` of a directory (sorted by
  * name), or standard input (`-`). A file holds one match in the ingest format, an array of them,
  * or a recorded JSON:API match document; a recorded document's telemetry is taken from a
- * sibling `<name>.telemetry.json[.gz]` or `<name>-telemetry.json[.gz]` when one exists. Every
- * match gets its own result, and one refused match does not stop the others.
+ * sibling `<name>.telemetry.json[.gz]` or `<name>-telemetry.json[.gz]` when one exists. Clan and
+ * player status inputs and recorded ranked and clan documents (ingest-entity.ts) are taken
+ * alike, alone or among the items of an array. Every item gets its own result, and one refused
+ * item does not stop the others.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';

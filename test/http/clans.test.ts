@@ -105,6 +105,17 @@ for (const database of testDatabases) {
       });
       const list = await get(`/shards/pc-b/players?filter[playerIds]=${player(4)}`);
       assert.equal(list.json().data[0].attributes.banType, 'PermanentBan');
+      await ingestMatch(
+        deps(),
+        makeMatchInput({
+          seed: 'after-ban',
+          player: ({ index }) => ({ playerId: player(index + 4), name: `Renamed${index}` }),
+          overrides: { createdAt: iso(t.clock.now() - HOUR / 2) },
+        }),
+      );
+      const later = await playerAttributes(4);
+      assert.equal(later.name, 'Renamed0', 'the new match was ingested');
+      assert.equal(later.banType, 'PermanentBan', 'a match never resets the status');
       assert.deepEqual(await ingest({ ...status, banType: 'PermanentBan' }), {
         status: 'duplicate',
         kind: 'playerStatus',
