@@ -13,20 +13,42 @@ export interface TestDatabase {
   open(): Promise<Store>;
 }
 
-async function openPostgresSchema(url: string): Promise<Store> {
-  const schema = `test_${crypto.randomBytes(6).toString('hex')}`;
+/**
+ * Kysely's migrator lists the tables of every schema in the database; a schema dropped by
+ * another test file in the middle of that listing fails it ("schema … does not exist"). Test
+ * files run in parallel, so creating-and-migrating and dropping take turns under one advisory lock.
+ */
+const SCHEMA_LOCK = 'gamedata-test-schemas';
+
+async function withSchemaLock<T>(url: string, work: () => Promise<T>): Promise<T> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const store = await openStore(url, { schema });
+  try {
+    await admin.query('SELECT pg_advisory_lock(hashtext($1))', [SCHEMA_LOCK]);
+    return await work();
+  } finally {
+    await admin.end();
+  }
+}
+
+async function openPostgresSchema(url: string): Promise<Store> {
+  const schema = `test_${crypto.randomBytes(6).toString('hex')}`;
+  const store = await withSchemaLock(url, async () => {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    await admin.end();
+    return openStore(url, { schema });
+  });
   const close = store.close;
   store.close = async () => {
     await close();
-    const cleanup = new pg.Client({ connectionString: url });
-    await cleanup.connect();
-    await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
-    await cleanup.end();
+    await withSchemaLock(url, async () => {
+      const cleanup = new pg.Client({ connectionString: url });
+      await cleanup.connect();
+      await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
+      await cleanup.end();
+    });
   };
   return store;
 }
