@@ -9,6 +9,7 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import { registerRateLimits } from './http/rate-limit.ts';
 import { registerContentNegotiation } from './http/content-negotiation.ts';
+import { registerInputGuard } from './http/input-guard.ts';
 import { sendDocument } from './http/jsonapi.ts';
 import { registerErrorHandlers } from './http/error-handler.ts';
 import type { AppDeps, RouteContext } from './http/route-context.ts';
@@ -48,6 +49,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     globalDecompression: false,
   });
   registerContentNegotiation(app);
+  registerInputGuard(app);
   // Collects every route's TypeBox schemas into one OpenAPI document, served at /openapi.json.
   await app.register(swagger, {
     openapi: {
