@@ -84,6 +84,9 @@ export function isStoreUnavailable(error: unknown, depth = 0): boolean {
 /** A one-line reason for logs: the driver's message and code, never a stack. */
 export function describeStoreError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
+  if (error instanceof StoreUnavailableError && error.cause !== undefined) {
+    return describeStoreError(error.cause);
+  }
   const inner =
     error.message === '' && error instanceof AggregateError && error.errors[0] instanceof Error
       ? error.errors[0]
@@ -104,7 +107,8 @@ export const SILENT_STORE_LOG: StoreLog = { warn: () => {}, info: () => {} };
 
 /**
  * Reports the database's availability as it changes, not on every failed request: one warning
- * when it is lost (with the first reason), one line when it answers again.
+ * when it is lost (with the first reason), one line when it answers again. Silent until the
+ * first connection succeeds.
  */
 export interface AvailabilityReporter {
   failed(error: unknown): void;
@@ -118,18 +122,20 @@ export interface AvailabilityReporter {
 const SETTLE_MS = 1_000;
 
 export function availabilityReporter(name: string, log: StoreLog): AvailabilityReporter {
-  let available = true;
+  // Unknown until the first connection: failing to open is reported by whoever opens the store.
+  let available: boolean | null = null;
   let lastFailureAt = 0;
   return {
     failed(error) {
       lastFailureAt = performance.now();
-      if (!available) return;
+      if (available !== true) return;
       available = false;
       log.warn(
         `${name} unavailable: ${describeStoreError(error)}; requests that need it answer 503 until it is back`,
       );
     },
     succeeded() {
+      if (available === null) available = true;
       if (available || performance.now() - lastFailureAt < SETTLE_MS) return;
       available = true;
       log.info(`${name} available again`);
