@@ -17,6 +17,8 @@ import type { Clock } from '../clock.ts';
 
 /** How often a Redis that stopped answering (but kept its connection) is tried again, in ms. */
 const RETRY_AFTER_FAILURE_MS = 1_000;
+/** Commands failing in a row on a live connection that make Redis count as unreachable. */
+const FAILURES_FOR_OUTAGE = 3;
 /** Keys counted in memory at most while Redis is away (least recently used dropped first). */
 const LOCAL_KEYS = 10_000;
 const NAMESPACE = 'gamedata-rate-';
@@ -37,11 +39,17 @@ export interface RateLimitCounters {
 
 type Incr = FastifyRateLimitStore['incr'];
 
-/** Tracks whether Redis can be asked, logging each change once. */
+/**
+ * Tracks whether Redis can be asked, logging each change once. A lost connection counts at
+ * once; commands that fail on a live connection (timeouts) only when several fail in a row,
+ * since one late answer on a busy machine is not an outage — that request alone counts in
+ * memory.
+ */
 function redisHealth(redis: Redis, clock: Clock, log: CounterLog) {
   let healthy = true;
   let retryAt = 0;
   let lastError = '';
+  let failuresInARow = 0;
   const down = (reason: string): void => {
     retryAt = clock.now() + RETRY_AFTER_FAILURE_MS;
     if (!healthy) return;
@@ -72,8 +80,14 @@ function redisHealth(redis: Redis, clock: Clock, log: CounterLog) {
       }
       return healthy || clock.now() >= retryAt;
     },
-    failed: (error: Error | null) => down(error?.message ?? 'no answer'),
-    answered: up,
+    failed(error: Error | null): void {
+      failuresInARow++;
+      if (!healthy || failuresInARow >= FAILURES_FOR_OUTAGE) down(error?.message ?? 'no answer');
+    },
+    answered(): void {
+      failuresInARow = 0;
+      up();
+    },
   };
 }
 

@@ -204,3 +204,53 @@ export function requestLoop(
     },
   };
 }
+
+/** True when a `redis-server` binary is on PATH. */
+export function hasRedisServer(): boolean {
+  return (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .some((dir) => dir !== '' && fs.existsSync(path.join(dir, 'redis-server')));
+}
+
+export interface RedisProcess {
+  url: string;
+  /** Kills the server (its counters are lost: no persistence). */
+  stop(): Promise<void>;
+  /** Starts it again on the same port. */
+  start(): Promise<void>;
+}
+
+/** A throw-away `redis-server` on a free 127.0.0.1 port, without persistence. */
+export async function startRedis(): Promise<RedisProcess> {
+  const port = await freePort();
+  let child: ChildProcess | null = null;
+  const start = async (): Promise<void> => {
+    const started = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child = started;
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      started.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('Ready to accept connections')) resolve();
+      });
+      started.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${out}`)));
+    });
+  };
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async stop() {
+      const running = child;
+      if (running === null || running.exitCode !== null) return;
+      const exited = new Promise((resolve) => running.once('exit', resolve));
+      running.kill('SIGKILL');
+      await exited;
+      child = null;
+    },
+    start,
+  };
+}
