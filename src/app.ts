@@ -9,10 +9,12 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import { registerRateLimits } from './http/rate-limit.ts';
 import { registerContentNegotiation } from './http/content-negotiation.ts';
+import { registerInputGuard } from './http/input-guard.ts';
 import { sendDocument } from './http/jsonapi.ts';
 import { registerErrorHandlers } from './http/error-handler.ts';
 import type { AppDeps, RouteContext } from './http/route-context.ts';
 import { apiKeyGuard } from './http/api-key-guard.ts';
+import { createChangeFeed } from './store/change-feed.ts';
 import { ROUTES } from './http/routes/index.ts';
 import { SERVICE_VERSION } from './version.ts';
 
@@ -47,6 +49,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     globalDecompression: false,
   });
   registerContentNegotiation(app);
+  registerInputGuard(app);
   // Collects every route's TypeBox schemas into one OpenAPI document, served at /openapi.json.
   await app.register(swagger, {
     openapi: {
@@ -68,7 +71,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerErrorHandlers(app);
 
-  const context: RouteContext = { ...deps, requireApiKey: apiKeyGuard(deps.store, deps.clock) };
+  // Each app reads the change feed of its store, unless it is handed one (and then its owner stops it).
+  const changes = deps.changes ?? createChangeFeed(deps.store, { clock: deps.clock, log: app.log });
+  if (!deps.changes) app.addHook('onClose', () => changes.stop());
+  const context: RouteContext = {
+    ...deps,
+    changes,
+    requireApiKey: apiKeyGuard(deps.store, deps.clock, changes),
+  };
+  await changes.start();
   await registerRateLimits(app, {
     redis: deps.redis ?? null,
     clock: deps.clock,

@@ -32,6 +32,24 @@ const Env = Type.Object({
         'Store location: `postgres://…` selects PostgreSQL; `sqlite:<file>` a SQLite file. Default: `sqlite:<DATA_DIR>/gamedata.sqlite`.',
     }),
   ),
+  DATABASE_STARTUP_TIMEOUT_SECONDS: Type.Integer({
+    minimum: 0,
+    default: 60,
+    description:
+      'Seconds a start waits for an unreachable database, retrying with a log line per attempt, before exiting 1; 0: one attempt.',
+  }),
+  DATABASE_CONNECT_TIMEOUT_SECONDS: Type.Integer({
+    minimum: 1,
+    default: 5,
+    description:
+      'PostgreSQL: seconds a request waits for a connection before answering 503 (the database is down or every connection is busy).',
+  }),
+  DATABASE_STATEMENT_TIMEOUT_SECONDS: Type.Integer({
+    minimum: 1,
+    default: 30,
+    description:
+      'PostgreSQL: seconds a statement may run (`statement_timeout`) before it is cancelled; a request then answers 503.',
+  }),
   PUBLIC_BASE_URL: Type.Optional(
     Type.String({
       pattern: '^https?://[^\\s]+$',
@@ -153,6 +171,12 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string;
+  /** How long opening the store retries an unreachable database, ms (0: once). */
+  databaseStartupTimeoutMs: number;
+  /** PostgreSQL: longest wait for a connection, ms. */
+  databaseConnectTimeoutMs: number;
+  /** PostgreSQL: longest statement, ms. */
+  databaseStatementTimeoutMs: number;
   publicBaseUrl: string;
   telemetryBaseUrl: string;
   /** Where telemetry files are stored. */
@@ -233,6 +257,9 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     host: parsed.HOST,
     dataDir,
     databaseUrl: parsed.DATABASE_URL ?? `sqlite:${path.join(dataDir, 'gamedata.sqlite')}`,
+    databaseStartupTimeoutMs: parsed.DATABASE_STARTUP_TIMEOUT_SECONDS * 1000,
+    databaseConnectTimeoutMs: parsed.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
+    databaseStatementTimeoutMs: parsed.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000,
     publicBaseUrl,
     telemetryBaseUrl: (parsed.TELEMETRY_BASE_URL ?? `${publicBaseUrl}/telemetry`).replace(
       /\/+$/,

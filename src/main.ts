@@ -10,6 +10,7 @@ import { BlobStoreUnavailableError } from './blobs/blob-store.ts';
 import { buildProgram } from './cli/program.ts';
 import { ensureDemoApiKey, isStoreEmpty } from './cli/demo-key.ts';
 import { openRuntime } from './runtime.ts';
+import { StoreUnavailableError } from './store/store-errors.ts';
 import { populateDemo } from './demo/populate-demo.ts';
 import { JOBS } from './jobs/index.ts';
 import { startScheduler, type Scheduler } from './jobs/scheduler.ts';
@@ -96,6 +97,9 @@ try {
   } else if (error instanceof BlobStoreUnavailableError) {
     // An operator's mistake (a missing bucket, wrong credentials): the line says it all, no stack.
     process.stderr.write(`gamedata: blob store: ${error.message}\n`);
+  } else if (error instanceof StoreUnavailableError) {
+    // The database stayed unreachable for DATABASE_STARTUP_TIMEOUT_SECONDS: one line, no stack.
+    process.stderr.write(`gamedata: ${error.message}\n`);
   } else {
     process.stderr.write(
       `gamedata: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

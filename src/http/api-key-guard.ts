@@ -1,7 +1,8 @@
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Clock } from '../clock.ts';
 import type { Store } from '../store/store.ts';
-import { findApiKeyByHash, hashApiKey, type ApiKey } from '../store/api-keys.ts';
+import type { ChangeFeed } from '../store/change-feed.ts';
+import { API_KEY_CHANGES, findApiKeyByHash, hashApiKey, type ApiKey } from '../store/api-keys.ts';
 import { unauthorized } from './jsonapi.ts';
 
 declare module 'fastify' {
@@ -11,17 +12,33 @@ declare module 'fastify' {
   }
 }
 
-/** How long a verified (or refused) key is trusted without asking the store again, in ms. */
+/**
+ * How long a verified (or refused) key is trusted without asking the store again, in ms. A
+ * revocation arrives through the change feed within a second; the TTL only bounds what a
+ * change made behind the service's back (an UPDATE by hand) can cost.
+ */
 const CACHE_TTL_MS = 30_000;
 const CACHE_MAX_ENTRIES = 10_000;
 
 /**
  * Builds the onRequest hook of keyed endpoints: `Authorization: Bearer <key>` must name a stored,
- * unrevoked key, or the request ends with 401. Lookups are cached briefly so a busy key costs
- * one hash per request rather than a query; a revocation takes effect within the TTL.
+ * unrevoked key, or the request ends with 401. Lookups are cached so a busy key costs one hash
+ * per request rather than a query; a revoked key is dropped from the cache as soon as the change
+ * feed delivers its revocation.
  */
-export function apiKeyGuard(store: Store, clock: Clock): onRequestAsyncHookHandler {
+export function apiKeyGuard(
+  store: Store,
+  clock: Clock,
+  changes: ChangeFeed,
+): onRequestAsyncHookHandler {
   const cache = new Map<string, { key: ApiKey | null; until: number }>();
+  changes.subscribe(API_KEY_CHANGES, (ids) => {
+    if (ids === 'all') return cache.clear();
+    const revoked = new Set(ids);
+    for (const [hash, entry] of cache) {
+      if (entry.key !== null && revoked.has(entry.key.id)) cache.delete(hash);
+    }
+  });
 
   async function lookup(hash: string): Promise<ApiKey | null> {
     const now = clock.now();

@@ -1,10 +1,12 @@
 /**
  * How Fastify's own failures become JSON:API errors: thrown ApiErrors as they are, schema
- * validation as 400, other client errors with their status, a failing blob store as 503 with
- * Retry-After, everything else a 500 that leaks nothing (and is logged).
+ * validation as 400, other client errors with their status, a failing blob store or a database
+ * that does not answer as 503 with Retry-After, everything else a 500 that leaks nothing (and
+ * is logged).
  */
 import http from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { isStoreUnavailable } from '../store/store-errors.ts';
 import { negotiateMediaType } from './content-negotiation.ts';
 import { BlobStoreUnavailableError } from '../blobs/blob-store.ts';
 import {
@@ -14,7 +16,11 @@ import {
   internalError,
   notFound,
   sendError,
+  serviceUnavailable,
 } from './jsonapi.ts';
+
+/** Seconds a client is asked to wait when the database does not answer. */
+export const STORE_RETRY_AFTER_SECONDS = 5;
 
 export function registerErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: Error, request, reply) => {
@@ -22,6 +28,18 @@ export function registerErrorHandlers(app: FastifyInstance): void {
     if (error instanceof BlobStoreUnavailableError) {
       request.log.warn({ err: error }, 'blob store unavailable');
       return sendError(request, reply, blobStoreUnavailable());
+    }
+    if (isStoreUnavailable(error)) {
+      // The store logs the outage once (src/store/store-errors.ts); not once per request.
+      request.log.debug({ err: error }, 'store unavailable');
+      return sendError(
+        request,
+        reply,
+        serviceUnavailable(
+          'The database does not answer right now; try again shortly',
+          STORE_RETRY_AFTER_SECONDS,
+        ),
+      );
     }
     if ((error as { validation?: unknown }).validation) {
       return sendError(request, reply, badRequest(error.message));

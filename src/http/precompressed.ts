@@ -10,12 +10,15 @@ import { errorDocument, type ApiError } from './jsonapi.ts';
 /**
  * True when the response may be gzip-encoded. The common headers (`gzip, deflate, br`, `*`) are
  * decided without parsing; anything with q-values goes through full negotiation, so `gzip;q=0`
- * is honoured.
+ * is honoured. Coding names are case-insensitive (RFC 9110 §8.4.1): `GZIP` and `Gzip;q=1` count,
+ * at the cost of lower-casing only the headers that are not already lower case.
  */
 export function acceptsGzip(request: FastifyRequest): boolean {
   const header = request.headers['accept-encoding'];
   if (header === undefined || header === '') return false;
-  if (!header.includes(';')) return header.includes('gzip') || header.includes('*');
+  if (!header.includes(';')) {
+    return header.includes('gzip') || header.includes('*') || header.toLowerCase().includes('gzip');
+  }
   return request.accepts().encoding(['gzip', 'identity']) === 'gzip';
 }
 

@@ -8,6 +8,17 @@ import rateLimit from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.ts';
 import { tooManyRequests } from './jsonapi.ts';
+import { redisRateLimitCounters, type CounterMode } from './rate-limit-counters.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Where rate limits are counted right now (for `/readyz`). */
+    rateLimitMode(): CounterMode;
+  }
+}
+
+/** Longest wait at start-up for a Redis connection before serving with in-memory counters, in ms. */
+const REDIS_START_WAIT_MS = 1_000;
 
 const WINDOW_MS = 60_000;
 const RESET_HEADER = 'x-ratelimit-reset';
@@ -15,7 +26,8 @@ const RESET_HEADER = 'x-ratelimit-reset';
 /**
  * Per-key rate limits on every keyed endpoint (the ones whose onRequest includes the API key
  * guard): each key's own per-minute budget, counted in memory or in Redis when one is given so
- * that all instances share the budget. Limited responses carry integer X-Ratelimit-Limit,
+ * that all instances share the budget — in memory meanwhile when Redis is unreachable
+ * (src/http/rate-limit-counters.ts). Limited responses carry integer X-Ratelimit-Limit,
  * -Remaining and -Reset (UNIX seconds, with a Date header from the same clock); over budget → 429
  * with Retry-After. Must be called before routes are added.
  */
@@ -23,6 +35,15 @@ export async function registerRateLimits(
   app: FastifyInstance,
   options: { isKeyed: (route: RouteOptions) => boolean; redis: Redis | null; clock: Clock },
 ): Promise<void> {
+  const { redis } = options;
+  const counters = redis
+    ? redisRateLimitCounters(redis, {
+        clock: options.clock,
+        log: { warn: (message) => app.log.warn(message), info: (message) => app.log.info(message) },
+      })
+    : null;
+  app.decorate('rateLimitMode', () => counters?.mode() ?? 'memory');
+  if (redis) await connectBriefly(redis);
   await app.register(rateLimit, {
     global: false,
     hook: 'preHandler',
@@ -30,8 +51,8 @@ export async function registerRateLimits(
     max: (request) => request.apiKey?.ratePerMinute ?? 1,
     keyGenerator: (request) => request.apiKey?.id ?? 'anonymous',
     nameSpace: 'gamedata-rate-',
-    ...(options.redis ? { redis: options.redis } : {}),
-    // Without its counters the service would be unlimited: better to fail loudly than open.
+    ...(counters ? { store: counters.Store } : {}),
+    // The counters fall back to memory themselves; a store error left would be a bug to see.
     skipOnError: false,
     errorResponseBuilder: (_request, context) =>
       tooManyRequests(Math.max(1, Math.ceil(context.ttl / 1000))),
@@ -55,6 +76,24 @@ export async function registerRateLimits(
     route.preHandler = [...asArray(route.preHandler), limit];
     route.onSend = [...asArray(route.onSend), rewriteReset];
   });
+}
+
+/**
+ * Starts connecting a lazily connecting client and waits a moment for it, so that the first
+ * requests count in Redis; an unreachable Redis delays the start by REDIS_START_WAIT_MS at most.
+ */
+async function connectBriefly(redis: Redis): Promise<void> {
+  if (redis.status === 'ready') return;
+  const ready = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, REDIS_START_WAIT_MS);
+    redis.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  // Failures reach the 'error' listener of the counters; reconnecting goes on by itself.
+  if (redis.status === 'wait') redis.connect().catch(() => {});
+  await ready;
 }
 
 const asArray = <T>(hooks: T | T[] | undefined): T[] =>

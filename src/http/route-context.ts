@@ -8,6 +8,7 @@ import type { Config } from '../config.ts';
 import type { Clock } from '../clock.ts';
 import type { Store } from '../store/store.ts';
 import type { BlobStore } from '../blobs/blob-store.ts';
+import type { ChangeFeed } from '../store/change-feed.ts';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -18,9 +19,16 @@ export interface AppDeps {
   redis?: Redis | null;
   /** Fastify logger option: false for none (tests), or pino options. */
   logger?: FastifyServerOptions['logger'];
+  /**
+   * The change feed caches subscribe to. By default the app reads its own from the store (and
+   * stops it on close); one handed in is started here and stopped by its owner.
+   */
+  changes?: ChangeFeed;
 }
 
 /** The app's dependencies plus the hook that guards keyed endpoints. */
 export interface RouteContext extends AppDeps {
   requireApiKey: onRequestAsyncHookHandler;
+  /** Announced changes of the shared database: subscribe to drop what a cache holds. */
+  changes: ChangeFeed;
 }

@@ -1,5 +1,9 @@
 import crypto from 'node:crypto';
 import type { Db } from './store.ts';
+import { announceChanges } from './changes.ts';
+
+/** The change feed kind of API keys: revoking one announces its id (src/store/change-feed.ts). */
+export const API_KEY_CHANGES = 'api_key';
 
 export interface ApiKey {
   id: string;
@@ -90,8 +94,13 @@ export async function listApiKeys(db: Db): Promise<ApiKey[]> {
   return rows.map(toApiKey);
 }
 
-/** Marks a key revoked; returns false when no such key exists. Revoking twice keeps the first time. */
+/**
+ * Marks a key revoked and announces it on the change feed in the same transaction, so every
+ * serving instance drops the key from its cache within a second. Returns false when no such key
+ * exists. Revoking twice keeps the first time.
+ */
 export async function revokeApiKey(db: Db, id: string, now: number): Promise<boolean> {
+  if (!db.isTransaction) return db.transaction().execute((trx) => revokeApiKey(trx, id, now));
   const key = await db
     .selectFrom('api_keys')
     .select('revoked_at')
@@ -100,6 +109,7 @@ export async function revokeApiKey(db: Db, id: string, now: number): Promise<boo
   if (!key) return false;
   if (key.revoked_at === null) {
     await db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', id).execute();
+    await announceChanges(db, API_KEY_CHANGES, [id], now);
   }
   return true;
 }

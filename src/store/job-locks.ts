@@ -11,8 +11,10 @@ export interface JobState {
 
 /**
  * Takes the job's lease for `leaseMs` if nobody holds it (or the holder's lease ran out, e.g.
- * it crashed). One conditional UPDATE decides, so of several instances racing exactly one
- * wins, on SQLite and PostgreSQL alike. Returns whether this owner got it.
+ * it crashed), or this owner still holds it from a run whose release never reached the
+ * database (it was lost mid-run): an owner runs one job at a time, so that run is over. One
+ * conditional UPDATE decides, so of several instances racing exactly one wins, on SQLite and
+ * PostgreSQL alike. Returns whether this owner got it.
  */
 export async function acquireJobLease(
   db: Db,
@@ -31,7 +33,7 @@ export async function acquireJobLease(
       last_started_at: options.now,
     })
     .where('name', '=', options.name)
-    .where('locked_until', '<=', options.now)
+    .where((eb) => eb.or([eb('locked_until', '<=', options.now), eb('owner', '=', options.owner)]))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

@@ -249,6 +249,24 @@ export interface RecordedDocumentsTable {
   ingested_at: number;
 }
 
+/** The change feed: what changed, in commit order (src/store/changes.ts). */
+export interface ChangesTable {
+  /** 1, 2, 3 … without gaps, in commit order; never reused. */
+  seq: number;
+  /** What kind of thing changed (`api_key`, …): subscribers listen per kind. */
+  kind: string;
+  /** Which one (an id). */
+  key: string;
+  /** When it was announced, epoch ms; old rows are pruned by it. */
+  at: number;
+}
+
+/** One row (id 1): the last seq handed out. */
+export interface ChangeHeadTable {
+  id: number;
+  seq: number;
+}
+
 export interface Database {
   players: PlayersTable;
   matches: MatchesTable;
@@ -270,4 +288,6 @@ export interface Database {
   ranked_results: RankedResultsTable;
   clans: ClansTable;
   recorded_documents: RecordedDocumentsTable;
+  changes: ChangesTable;
+  change_head: ChangeHeadTable;
 }

@@ -1,26 +1,68 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { RouteContext } from '../route-context.ts';
-import { ApiError, sendDocument } from '../jsonapi.ts';
+import type { CounterMode } from '../rate-limit-counters.ts';
+import { describeStoreError } from '../../store/store-errors.ts';
+import { sendDocument, serviceUnavailable } from '../jsonapi.ts';
+import { STORE_RETRY_AFTER_SECONDS } from '../error-handler.ts';
 
-const health = (id: string, status: string): string =>
-  JSON.stringify({ data: { type: 'health', id, attributes: { status } } });
+/**
+ * Longest a readiness probe waits for the store, in ms: well under a balancer's probe timeout,
+ * however long the store's own connect and statement timeouts are.
+ */
+const READINESS_TIMEOUT_MS = 2_000;
+
+const RATE_LIMIT_DETAIL: Record<CounterMode, string | null> = {
+  memory: null,
+  redis: null,
+  fallback:
+    'Redis is unreachable: rate limits are counted per instance (each instance allows a whole budget) until it is back',
+};
+
+const health = (id: string, attributes: Record<string, string>): string =>
+  JSON.stringify({ data: { type: 'health', id, attributes } });
+
+/** Resolves when the store answers a trivial query; rejects when it fails or takes too long. */
+async function storeAnswers(context: RouteContext): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`no answer within ${READINESS_TIMEOUT_MS} ms`)),
+      READINESS_TIMEOUT_MS,
+    );
+  });
+  try {
+    await Promise.race([sql`select 1`.execute(context.store.db), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * Probes for operators and load balancers, neither keyed nor limited: `/healthz` answers while
- * the process serves; `/readyz` only when the store answers a query too (503 otherwise, so a
- * balancer stops sending traffic to an instance that lost its database).
+ * the process serves; `/readyz` only when the store answers a query within two seconds too (503
+ * otherwise, so a balancer stops sending traffic to an instance that lost its database). A
+ * Redis outage leaves the instance ready — it serves with per-instance rate limits — and
+ * `/readyz` says so in `status: degraded` and `detail`.
  */
 export function healthRoutes(app: FastifyInstance, context: RouteContext): void {
-  const alive = health('healthz', 'ok');
+  const alive = health('healthz', { status: 'ok' });
   app.get('/healthz', (request, reply) => sendDocument(request, reply, alive));
   app.get('/readyz', async (request, reply) => {
     try {
-      await sql`select 1`.execute(context.store.db);
+      await storeAnswers(context);
     } catch (error) {
-      request.log.error({ err: error }, 'store not ready');
-      throw new ApiError(503, 'Service Unavailable', 'The store does not answer');
+      request.log.warn(`not ready: the store does not answer (${describeStoreError(error)})`);
+      throw serviceUnavailable('The database does not answer', STORE_RETRY_AFTER_SECONDS);
     }
-    return sendDocument(request, reply, health('readyz', 'ok'));
+    const rateLimits = app.rateLimitMode();
+    const detail = RATE_LIMIT_DETAIL[rateLimits];
+    const attributes: Record<string, string> = {
+      status: detail === null ? 'ok' : 'degraded',
+      store: 'ok',
+      rateLimits: rateLimits === 'redis' ? 'shared' : 'per-instance',
+    };
+    if (detail !== null) attributes.detail = detail;
+    return sendDocument(request, reply, health('readyz', attributes));
   });
 }

@@ -9,6 +9,7 @@ import {
 import { loadMatchDocument } from '../../store/match-documents.ts';
 import { DocumentCache } from '../document-cache.ts';
 import { notFound } from '../jsonapi.ts';
+import { unstorableCharacter } from '../input-guard.ts';
 import {
   acceptsGzip,
   gzipEtag,
@@ -153,7 +154,8 @@ export function matchRoutes(app: FastifyInstance, context: RouteContext): void {
 
   app.get(
     '/shards/:shard/matches/:matchId',
-    { compress: false, decompress: false },
+    // Checks its id itself, on a cache miss only: a stored id never holds what the guard refuses.
+    { compress: false, decompress: false, config: { inputGuard: false } },
     // Not async: a cache hit is answered synchronously, without a promise (returning undefined
     // after send tells Fastify the reply is handled).
     function serveMatch(request: MatchRequest, reply: FastifyReply): Promise<unknown> | undefined {
@@ -166,6 +168,15 @@ export function matchRoutes(app: FastifyInstance, context: RouteContext): void {
       const cached = cache.get(matchId)?.variants.get(route.variantKey);
       if (cached !== undefined) {
         send(request, reply, route, cached);
+        return undefined;
+      }
+      const unstorable = unstorableCharacter(matchId);
+      if (unstorable !== null) {
+        sendEncodedError(
+          request,
+          reply,
+          notFound(`Path parameter 'matchId' contains ${unstorable}; no match has one`),
+        );
         return undefined;
       }
       // Resolves once the reply is sent (a reply is thenable).

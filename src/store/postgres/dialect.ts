@@ -1,15 +1,47 @@
 import pg from 'pg';
 import { PostgresDialect, sql, type Expression, type RawBuilder } from 'kysely';
 import type { DialectAdapter } from '../store.ts';
+import { availabilityReporter, type StoreLog } from '../store-errors.ts';
+import { resilientPool } from './resilient-pool.ts';
 
 const INT8_OID = 20;
 
-/** Connects a pool to PostgreSQL. Timestamps are bigint columns, read back as JS numbers. */
-export function postgresAdapter(url: string, schema?: string): DialectAdapter {
+/** Connections one process keeps at most. */
+const POOL_SIZE = 10;
+
+/**
+ * How much longer than the server's statement timeout the client waits for an answer before
+ * giving the connection up: covers a server or network that went silent without closing it.
+ */
+const READ_TIMEOUT_MARGIN_MS = 2_000;
+
+export interface PostgresOptions {
+  /** Schema holding the tables (default: the connection's search path, usually public). */
+  schema?: string;
+  /** Longest wait for a connection — a free pool slot or a new session — in ms. */
+  connectTimeoutMs: number;
+  /** Longest a statement may run on the server (statement_timeout), in ms. */
+  statementTimeoutMs: number;
+  log: StoreLog;
+}
+
+/**
+ * Connects a pool to PostgreSQL. Timestamps are bigint columns, read back as JS numbers. Every
+ * wait is bounded (connect, statement, read) and a lost server is reported, never thrown at the
+ * process: see resilientPool.
+ */
+export function postgresAdapter(url: string, options: PostgresOptions): DialectAdapter {
   const pool = new pg.Pool({
     connectionString: url,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
-    max: 10,
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    application_name: 'gamedata-api',
+    max: POOL_SIZE,
+    connectionTimeoutMillis: options.connectTimeoutMs,
+    statement_timeout: options.statementTimeoutMs,
+    query_timeout: options.statementTimeoutMs + READ_TIMEOUT_MARGIN_MS,
+    // Notices a peer that vanished without closing (a failed-over host) on idle connections.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === INT8_OID
@@ -19,7 +51,9 @@ export function postgresAdapter(url: string, schema?: string): DialectAdapter {
   });
   return {
     name: 'postgres',
-    dialect: new PostgresDialect({ pool }),
+    dialect: new PostgresDialect({
+      pool: resilientPool(pool, availabilityReporter('PostgreSQL', options.log)),
+    }),
     blobType: 'bytea',
     greatest: <T>(a: Expression<T>, b: Expression<T>): RawBuilder<T> =>
       sql<T>`greatest(${a}, ${b})`,
