@@ -36,18 +36,18 @@ export function earliestSampleTime(retentionDays: number, now: number, periodMs:
 }
 
 /**
- * The sample times a store should hold at `now`, oldest first: every window end from the one
- * covering the store's oldest match (no sample predates the data) or the retention cutoff,
- * whichever is later, up to the latest closed window. A store without matches (or with matches
- * of the running window only) gets the latest only, so the endpoint answers with an (empty)
- * list from the start. Never empty.
+ * The range of sample times a store may hold lists for at `now`: from the window covering the
+ * store's oldest match (no sample predates the data) or the retention cutoff, whichever is later,
+ * up to the latest closed window. A store without matches (or with matches of the running window
+ * only) gets the latest only. Which times in the range get lists is the samples job's business:
+ * the latest always, older ones only where there are matches.
  */
-export function dueSampleTimes(options: {
+export function sampleTimeRange(options: {
   now: number;
   periodMs: number;
   retentionDays: number;
   oldestMatchAt: number | null;
-}): number[] {
+}): { first: number; latest: number } {
   const { now, periodMs, retentionDays, oldestMatchAt } = options;
   const latest = latestSampleTime(now, periodMs);
   const first =
@@ -60,9 +60,7 @@ export function dueSampleTimes(options: {
             sampleTimeCovering(oldestMatchAt, periodMs),
           ),
         );
-  const times: number[] = [];
-  for (let at = first; at <= latest; at += periodMs) times.push(at);
-  return times;
+  return { first, latest };
 }
 
 /**

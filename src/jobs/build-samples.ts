@@ -2,10 +2,16 @@ import crypto from 'node:crypto';
 import type { Job, JobDeps } from './scheduler.ts';
 import { REGIONS } from '../domain/shards.ts';
 import { retentionCutoff } from '../domain/retention.ts';
-import { dueSampleTimes, pickAtRandom, samplePeriodMs } from '../domain/samples.ts';
+import {
+  pickAtRandom,
+  samplePeriodMs,
+  sampleTimeCovering,
+  sampleTimeRange,
+} from '../domain/samples.ts';
 import { fillEmptySampleList, insertSampleList } from '../store/sample-writes.ts';
 import {
   findFillableSampleLists,
+  firstMatchTimeBetween,
   listMatchIdsInWindow,
   listSampleListsBetween,
   oldestMatchTime,
@@ -20,33 +26,62 @@ interface SamplePlan {
   since: number;
 }
 
+/**
+ * The sample times in [first, latest] whose window holds a match created at or after `since`
+ * and that have no list yet. One index seek finds the next match; a run of windows that already
+ * have lists is skipped whole, so a run costs one seek per new window plus one per run of listed
+ * ones — not one per day of an archive that reaches back years.
+ */
+async function unlistedTimesWithMatches(
+  deps: JobDeps,
+  range: { first: number; latest: number },
+  listed: ReadonlySet<number>,
+  since: number,
+): Promise<number[]> {
+  const periodMs = samplePeriodMs(deps.config.samplesIntervalHours);
+  const found: number[] = [];
+  let from = range.first - periodMs;
+  while (from < range.latest) {
+    const at = await firstMatchTimeBetween(deps.store.db, Math.max(from, since), range.latest);
+    if (at === null) break;
+    let time = sampleTimeCovering(at, periodMs);
+    if (!listed.has(time)) found.push(time);
+    while (listed.has(time + periodMs)) time += periodMs;
+    from = time;
+  }
+  return found;
+}
+
 async function planSamples(deps: JobDeps): Promise<SamplePlan> {
   const { store, config, clock } = deps;
   const now = clock.now();
   const periodMs = samplePeriodMs(config.samplesIntervalHours);
-  const times = dueSampleTimes({
+  const range = sampleTimeRange({
     now,
     periodMs,
     retentionDays: config.retentionDays,
     oldestMatchAt: await oldestMatchTime(store.db),
   });
-  const first = times[0]!;
-  const latest = times[times.length - 1]!;
   const since = retentionCutoff(config.retentionDays, now);
-  const existing = new Set(
-    (await listSampleListsBetween(store.db, first, latest)).map(
-      (l) => `${l.region}@${l.createdAt}`,
-    ),
-  );
+  const lists = await listSampleListsBetween(store.db, range.first, range.latest);
+  const existing = new Set(lists.map((l) => `${l.region}@${l.createdAt}`));
+  const listed = new Set(lists.map((l) => l.createdAt));
+  // The latest window always (the endpoint's newest answer, empty on a quiet day); older ones
+  // only where some region has matches, each with a list for every region.
+  const times = new Set([
+    ...listed,
+    ...(await unlistedTimesWithMatches(deps, range, listed, since)),
+    range.latest,
+  ]);
   const missing: SamplePlan['missing'] = [];
-  for (const createdAt of times) {
+  for (const createdAt of [...times].sort((a, b) => a - b)) {
     for (const region of REGIONS) {
       if (!existing.has(`${region}@${createdAt}`)) {
         missing.push({ region, createdAt, windowStart: createdAt - periodMs });
       }
     }
   }
-  const fillable = await findFillableSampleLists(store.db, first, latest, since);
+  const fillable = await findFillableSampleLists(store.db, range.first, range.latest, since);
   return { missing, fillable, since };
 }
 
@@ -62,13 +97,15 @@ async function pickMatches(
 }
 
 /**
- * Builds the sample lists that are missing: for every platform-region and every window of
- * SAMPLES_INTERVAL_HOURS (UTC days by default) that closed inside the retention window, a list
- * of up to SAMPLE_SIZE of the region's matches of that window, picked at random — so a fresh
- * start has the latest list and the whole history at once. A window without matches gets an
- * empty list (the honest answer for a day a client expects a sample of), and an empty list is
- * filled when matches of its window arrive later; a list with entries is never redrawn. Each
- * list is written in its own transaction; a run with nothing missing writes nothing.
+ * Builds the sample lists that are missing: for every platform-region, for the latest window of
+ * SAMPLES_INTERVAL_HOURS (UTC days by default) and for every older window inside the retention
+ * window that holds matches, a list of up to SAMPLE_SIZE of the region's matches of that window,
+ * picked at random — so a fresh start has the latest list and the whole history at once. A
+ * region without matches in such a window gets an empty list (the honest answer for a day a
+ * client expects a sample of); windows without any match get none, so an archive reaching back
+ * years does not get a list per region and day. An empty list is filled when matches of its
+ * window arrive later; a list with entries is never redrawn. Each list is written in its own
+ * transaction; a run with nothing missing writes nothing.
  */
 export async function buildSamples(
   deps: JobDeps,

@@ -45,6 +45,26 @@ export async function oldestMatchTime(db: Db): Promise<number | null> {
   return row === undefined ? null : Number(row.created_at);
 }
 
+/**
+ * createdAt of the first match created in [from, to) (epoch ms), or null: one seek on the
+ * matches' time index, whatever the number of matches.
+ */
+export async function firstMatchTimeBetween(
+  db: Db,
+  from: number,
+  to: number,
+): Promise<number | null> {
+  const row = await db
+    .selectFrom('matches')
+    .select('created_at')
+    .$if(Number.isFinite(from), (qb) => qb.where('created_at', '>=', from))
+    .where('created_at', '<', to)
+    .orderBy('created_at')
+    .limit(1)
+    .executeTakeFirst();
+  return row === undefined ? null : Number(row.created_at);
+}
+
 /** Every sample list of any region created in [from, to]. */
 export async function listSampleListsBetween(
   db: Db,

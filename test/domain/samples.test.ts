@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  dueSampleTimes,
   earliestSampleTime,
   latestSampleTime,
   pickAtRandom,
   sampleTimeCovering,
+  sampleTimeRange,
 } from '../../src/domain/samples.ts';
 
 const DAY = 86_400_000;
@@ -35,18 +35,21 @@ test('the earliest sample is the one covering the retention cutoff; none without
   assert.equal(earliestSampleTime(0, now, DAY), -Infinity);
 });
 
-test('due sample times run from the later of retention and the oldest match to the latest midnight', () => {
+test('sample times range from the later of retention and the oldest match to the latest midnight', () => {
   const now = at('2026-11-20T12:00:00Z');
-  const due = (oldestMatchAt: number | null, retentionDays = 14) =>
-    dueSampleTimes({ now, periodMs: DAY, retentionDays, oldestMatchAt }).map((t) =>
-      iso(t).slice(0, 10),
-    );
-  assert.equal(due(at('2026-10-01T00:00:00Z')).length, 14);
-  assert.deepEqual(due(at('2026-10-01T00:00:00Z')).slice(0, 1), ['2026-11-07']);
-  assert.deepEqual(due(at('2026-11-18T08:00:00Z')), ['2026-11-19', '2026-11-20']);
-  assert.deepEqual(due(null), ['2026-11-20']);
-  assert.deepEqual(due(at('2026-11-20T08:00:00Z')), ['2026-11-20'], 'a match of the running day');
-  assert.equal(due(at('2026-10-01T08:00:00Z'), 0).length, 50);
+  const range = (oldestMatchAt: number | null, retentionDays = 14) => {
+    const { first, latest } = sampleTimeRange({ now, periodMs: DAY, retentionDays, oldestMatchAt });
+    return [iso(first).slice(0, 10), iso(latest).slice(0, 10)];
+  };
+  assert.deepEqual(range(at('2026-10-01T00:00:00Z')), ['2026-11-07', '2026-11-20']);
+  assert.deepEqual(range(at('2026-11-18T08:00:00Z')), ['2026-11-19', '2026-11-20']);
+  assert.deepEqual(range(null), ['2026-11-20', '2026-11-20']);
+  assert.deepEqual(
+    range(at('2026-11-20T08:00:00Z')),
+    ['2026-11-20', '2026-11-20'],
+    'a match of the running day',
+  );
+  assert.deepEqual(range(at('2018-03-01T08:00:00Z'), 0), ['2018-03-02', '2026-11-20']);
 });
 
 test('a random pick takes distinct items, at most the size asked for', () => {

@@ -56,7 +56,7 @@ async function storedLists(
 
 for (const database of testDatabases) {
   // The test clock stands at 2026-11-20T12:00:00Z: the latest closed day ends at midnight before it.
-  test(`[${database.name}] samples: one list per region and day of the retention window, of that region's matches of that day`, async () => {
+  test(`[${database.name}] samples: one list per region for the latest day and each day of the retention window with matches, of that region's matches of that day`, async () => {
     const t = await createTestApp(database, { SAMPLE_SIZE: '3' });
     try {
       const eu = [];
@@ -84,11 +84,16 @@ for (const database of testDatabases) {
 
       assert.equal(await buildSamplesJob.outputMissing(t), true, 'nothing built yet');
       const result = await buildSamples(t);
-      assert.equal(result.built, REGIONS.length * 14, 'every region, 7 to 20 November');
+      assert.equal(
+        result.built,
+        REGIONS.length * 3,
+        'every region, for 7, 19 and 20 November: the days with matches and the latest',
+      );
       assert.equal(result.filled, 0);
 
       const lists = await storedLists(t);
-      assert.equal(lists.size, REGIONS.length * 14);
+      assert.equal(lists.size, REGIONS.length * 3);
+      assert.equal(lists.get('pc-eu@2026-11-10T00:00:00Z'), undefined, 'a day without matches');
       for (const [key, list] of lists) {
         const createdAt = at(key.split('@')[1]!);
         assert.equal(createdAt % DAY, 0, `${key} is a midnight`);
@@ -179,19 +184,39 @@ for (const database of testDatabases) {
       );
       await ingestIn(t, 'eu', 'pc-b', 'pc-eu', at('2026-11-17T08:00:00Z'));
       assert.equal(await buildSamplesJob.outputMissing(t), true, 'older days became due');
-      assert.equal((await buildSamples(t)).built, REGIONS.length * 2, '18 and 19 November');
+      assert.equal((await buildSamples(t)).built, REGIONS.length, '18 November only');
+      assert.equal((await storedLists(t)).get('pc-eu@2026-11-19T00:00:00Z'), undefined);
     } finally {
       await t.close();
     }
   });
 
-  test(`[${database.name}] samples: with retention off, history goes back to the oldest match`, async () => {
+  test(`[${database.name}] samples: with retention off, history reaches the oldest match, with lists only for days that have matches`, async () => {
     const t = await createTestApp(database, { RETENTION_DAYS: '0' });
     try {
-      const old = await ingestIn(t, 'old', 'pc-b', 'pc-eu', at('2026-11-01T08:00:00Z'));
+      const old = await ingestIn(t, 'old', 'pc-b', 'pc-eu', at('2018-06-01T08:00:00Z'));
+      await ingestIn(t, 'old2', 'pc-b', 'pc-na', at('2018-06-01T09:00:00Z'));
+      const later = await ingestIn(t, 'later', 'pc-b', 'pc-eu', at('2019-02-03T08:00:00Z'));
+      const recent = await ingestIn(t, 'recent', 'pc-b', 'pc-eu', at('2026-11-01T08:00:00Z'));
       const result = await buildSamples(t);
-      assert.equal(result.built, REGIONS.length * 19, '2 to 20 November: beyond the usual 14 days');
-      assert.deepEqual((await storedLists(t)).get('pc-eu@2026-11-02T00:00:00Z')!.matches, [old]);
+      assert.equal(
+        result.built,
+        REGIONS.length * 4,
+        '2 June 2018, 4 February 2019, 2 November and 20 November 2026 — not 3,000 days',
+      );
+      const lists = await storedLists(t);
+      assert.deepEqual(lists.get('pc-eu@2018-06-02T00:00:00Z')!.matches, [old]);
+      assert.deepEqual(lists.get('pc-eu@2019-02-04T00:00:00Z')!.matches, [later]);
+      assert.deepEqual(lists.get('pc-eu@2026-11-02T00:00:00Z')!.matches, [recent]);
+      assert.deepEqual(lists.get('pc-eu@2026-11-20T00:00:00Z')!.matches, []);
+      assert.equal(await buildSamplesJob.outputMissing(t), false);
+
+      const between = await ingestIn(t, 'between', 'pc-b', 'pc-sea', at('2019-02-02T08:00:00Z'));
+      assert.equal(await buildSamplesJob.outputMissing(t), true, 'a new day with a match');
+      assert.deepEqual(await buildSamples(t), { built: REGIONS.length, filled: 0, matches: 1 });
+      assert.deepEqual((await storedLists(t)).get('pc-sea@2019-02-03T00:00:00Z')!.matches, [
+        between,
+      ]);
     } finally {
       await t.close();
     }
