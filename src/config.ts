@@ -158,6 +158,18 @@ const Env = Type.Object({
     default: 64,
     description: 'Memory for rendered match documents kept hot (megabytes).',
   }),
+  ACCESS_LOG: Type.Union([Type.Literal('on'), Type.Literal('off')], {
+    default: 'on',
+    description:
+      '`on`: one JSON log line per request (method, route, status, duration, request id, key id); `off`: none.',
+  }),
+  SHUTDOWN_GRACE_SECONDS: Type.Integer({
+    minimum: 0,
+    maximum: 3600,
+    default: 10,
+    description:
+      'Seconds SIGTERM/SIGINT waits for in-flight requests, ingests and jobs before closing what remains.',
+  }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', description: 'pino log level.' },
@@ -196,6 +208,9 @@ export interface Config {
   sampleSize: number;
   retentionIntervalMinutes: number;
   logLevel: string;
+  accessLog: boolean;
+  /** How long a stop signal waits for in-flight work before cutting it off, in ms. */
+  shutdownGraceMs: number;
 }
 
 /** A directory of the local file system, or a bucket (and key prefix) of S3-compatible storage. */
@@ -280,6 +295,8 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     sampleSize: parsed.SAMPLE_SIZE,
     retentionIntervalMinutes: parsed.RETENTION_INTERVAL_MINUTES,
     logLevel: parsed.LOG_LEVEL,
+    accessLog: parsed.ACCESS_LOG === 'on',
+    shutdownGraceMs: parsed.SHUTDOWN_GRACE_SECONDS * 1000,
   });
 }
 

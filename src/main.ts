@@ -2,60 +2,147 @@
 /**
  * The process entry point and the only module that reads the environment, listens on a port and
  * handles signals. `gamedata <command>` and `npm start` (= `gamedata serve`) both land here.
+ *
+ * While serving, stdout carries JSON log lines only (pino); what people read — the banner with
+ * the demo key, progress bars, the demo's summary — goes to stderr.
  */
 import os from 'node:os';
+import { pino, type Logger } from 'pino';
 import { buildApp } from './app.ts';
 import { ConfigError, type Config } from './config.ts';
 import { BlobStoreUnavailableError } from './blobs/blob-store.ts';
 import { buildProgram } from './cli/program.ts';
 import { ensureDemoApiKey, isStoreEmpty } from './cli/demo-key.ts';
-import { openRuntime } from './runtime.ts';
+import { openRuntime, type Runtime } from './runtime.ts';
 import { StoreUnavailableError } from './store/store-errors.ts';
-import { populateDemo } from './demo/populate-demo.ts';
+import { demoRunToServe, loadDemo } from './demo/load-demo.ts';
+import { drainableServer, type ServerDrain } from './http/drain-server.ts';
 import { JOBS } from './jobs/index.ts';
 import { startScheduler, type Scheduler } from './jobs/scheduler.ts';
 
 /** How often the scheduler looks for due jobs. */
 const JOB_TICK_MS = 60_000;
+/** What closing the store and Redis may take once the grace period is over. */
+const CLOSE_POOLS_MS = 2_000;
+/** Never written to a log line, whatever object is logged. */
+const REDACTED_PATHS = ['req.headers.authorization', 'headers.authorization', 'authorization'];
 
-async function serve(config: Readonly<Config>): Promise<void> {
-  const runtime = await openRuntime(config);
-  if (config.demoData === 'auto' && (await isStoreEmpty(runtime))) {
-    process.stderr.write(
-      'The store is empty: generating the demo data set (DEMO_DATA=off to skip)…\n',
-    );
-    const summary = await populateDemo(runtime, {
-      seed: config.demoSeed,
-      scale: 1,
-      now: runtime.clock.now(),
-      progress: process.stderr.isTTY === true,
-    });
-    process.stderr.write(
-      `Demo data: ${summary.matches} matches, ${summary.players} players in ${(summary.ms / 1000).toFixed(1)} s\n`,
-    );
-  }
-  const demoKey =
-    config.demoData === 'auto' || config.demoApiKey !== null
-      ? await ensureDemoApiKey(runtime)
-      : null;
+let stopController: AbortController | null = null;
 
-  const app = await buildApp({
-    ...runtime,
-    logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
+/**
+ * SIGTERM and SIGINT as an AbortSignal, listened to from the first call on (commands that never
+ * call it keep Node's default: the signal ends them at once, rolling back an open transaction).
+ * The first signal asks for an orderly stop; a second one exits at once (128 + its number).
+ */
+function stopSignal(): AbortSignal {
+  if (stopController) return stopController.signal;
+  const controller = new AbortController();
+  stopController = controller;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (controller.signal.aborted) {
+      process.stderr.write(`${signal} again: exiting at once\n`);
+      process.exit(128 + (os.constants.signals[signal] ?? 0));
+    }
+    controller.abort(signal);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  return controller.signal;
+}
+
+const stopped = (signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
   });
 
-  let scheduler: Scheduler | null = null;
-  if (config.jobs === 'on') {
-    scheduler = startScheduler(runtime, JOBS, {
-      owner: `${os.hostname()}:${process.pid}`,
-      tickMs: JOB_TICK_MS,
-      log: { info: (message) => app.log.info(message), error: (message) => app.log.error(message) },
-    });
-    // Missing leaderboards and samples are built before the first request can ask for them.
-    await scheduler.tick();
-  }
-  await app.listen({ port: config.port, host: config.host });
+/** Loads the demo data before serving when DEMO_DATA=auto: a new store, or an interrupted load. */
+async function loadDemoIfDue(runtime: Runtime, log: Logger, stop: AbortSignal): Promise<void> {
+  const { config } = runtime;
+  if (config.demoData !== 'auto') return;
+  const run = await demoRunToServe(runtime, {
+    seed: config.demoSeed,
+    storeIsEmpty: await isStoreEmpty(runtime),
+  });
+  if (run === null) return;
+  const at = new Date(run.now).toISOString();
+  process.stderr.write(
+    run.recorded
+      ? `Completing the interrupted demo load (seed ${run.seed}, --now ${at})…\n`
+      : 'The store is empty: generating the demo data set (DEMO_DATA=off to skip)…\n',
+  );
+  log.info({ seed: run.seed, scale: run.scale, now: at, resumed: run.recorded }, 'demo load');
+  const summary = await loadDemo(runtime, run, {
+    progress: process.stderr.isTTY === true,
+    signal: stop,
+  });
+  log.info(summary, summary.interrupted ? 'demo load interrupted' : 'demo load complete');
+  process.stderr.write(
+    `Demo data: ${summary.ingested + summary.duplicates} of ${summary.matches} matches, ${summary.players} players in ${(summary.ms / 1000).toFixed(1)} s\n`,
+  );
+}
 
+async function serve(config: Readonly<Config>): Promise<void> {
+  const stop = stopSignal();
+  const log = pino({ level: config.logLevel, redact: REDACTED_PATHS });
+  const opening = openRuntime(config);
+  const runtime = await Promise.race([opening, stopped(stop).then(() => null)]);
+  if (runtime === null) process.exit(0);
+
+  let drain: ServerDrain | null = null;
+  let scheduler: Scheduler | null = null;
+  try {
+    await loadDemoIfDue(runtime, log, stop);
+    if (!stop.aborted) {
+      const demoKey =
+        config.demoData === 'auto' || config.demoApiKey !== null
+          ? await ensureDemoApiKey(runtime)
+          : null;
+      const app = await buildApp({ ...runtime, logger: log });
+      drain = drainableServer(app);
+      if (config.jobs === 'on') {
+        scheduler = startScheduler(runtime, JOBS, {
+          owner: `${os.hostname()}:${process.pid}`,
+          tickMs: JOB_TICK_MS,
+          log: { info: (message) => log.info(message), error: (message) => log.error(message) },
+        });
+        // Missing leaderboards and samples are built before the first request can ask for them.
+        await Promise.race([scheduler.tick(), stopped(stop)]);
+      }
+      if (!stop.aborted) {
+        await app.listen({ port: config.port, host: config.host });
+        printBanner(config, demoKey);
+      }
+    }
+
+    await stopped(stop);
+    const graceSeconds = config.shutdownGraceMs / 1000;
+    log.info({ signal: stop.reason, graceSeconds }, 'stopping: finishing requests and jobs');
+    const started = Date.now();
+    const [http, jobs] = await Promise.all([
+      drain?.close(config.shutdownGraceMs),
+      scheduler?.stop(config.shutdownGraceMs),
+    ]);
+    log.info(
+      {
+        ms: Date.now() - started,
+        connectionsCut: http?.destroyed ?? 0,
+        jobInterrupted: jobs?.abandoned ?? null,
+      },
+      'stopped',
+    );
+  } finally {
+    // A job cut off at the deadline may still hold a connection: closing pools is bounded too.
+    await Promise.race([
+      runtime.close(),
+      new Promise((resolve) => setTimeout(resolve, CLOSE_POOLS_MS)),
+    ]);
+  }
+  process.exit(0);
+}
+
+/** The human part of a start: where to send requests and, with demo data, the key to use. */
+function printBanner(config: Readonly<Config>, demoKey: string | null): void {
   const lines = [`gamedata-api is serving ${config.publicBaseUrl}`];
   if (demoKey !== null) {
     lines.push(`Demo API key: ${demoKey}`);
@@ -63,20 +150,7 @@ async function serve(config: Readonly<Config>): Promise<void> {
       `Try: curl -H "Authorization: Bearer ${demoKey}" "${config.publicBaseUrl}/shards/pc-b/seasons"`,
     );
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
-
-  let closing = false;
-  const shutdown = async (signal: string): Promise<void> => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    await scheduler?.stop();
-    await app.close();
-    await runtime.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.stderr.write(`${lines.join('\n')}\n`);
 }
 
 const program = buildProgram(
@@ -85,12 +159,14 @@ const program = buildProgram(
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),
     interactive: process.stderr.isTTY === true,
+    stopSignal,
   },
   serve,
 );
 
 try {
-  await program.parseAsync(process.argv);
+  // `gamedata` alone serves; any other word must name a command (so typos get suggestions).
+  await program.parseAsync(process.argv.length > 2 ? process.argv : [...process.argv, 'serve']);
 } catch (error) {
   if (error instanceof ConfigError) {
     process.stderr.write(`${error.message}\n`);

@@ -8,7 +8,8 @@ import { fixedClock, systemClock } from '../clock.ts';
 import { openRuntime, type Runtime } from '../runtime.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../store/api-keys.ts';
 import { ensureDemoApiKey } from './demo-key.ts';
-import { populateDemo } from '../demo/populate-demo.ts';
+import { chooseDemoRun, loadDemo } from '../demo/load-demo.ts';
+import { SERVICE_VERSION } from '../version.ts';
 import { ingestPath } from '../ingest/ingest-source.ts';
 import { JOBS, findJob } from '../jobs/index.ts';
 import { runJobOnce } from '../jobs/scheduler.ts';
@@ -19,6 +20,11 @@ export interface CliIo {
   err(line: string): void;
   /** Whether stderr is a terminal (progress bars only then). */
   interactive: boolean;
+  /**
+   * Aborted by the first stop signal (SIGTERM, SIGINT) once called: commands that can stop
+   * cleanly part-way call it; the others end at once on a signal, as Node does by default.
+   */
+  stopSignal?(): AbortSignal;
 }
 
 const positiveInteger = (value: string): number => {
@@ -66,13 +72,17 @@ export function buildProgram(
   serve: (config: Readonly<Config>) => Promise<void>,
 ): Command {
   const program = new Command('gamedata')
-    .description('Self-hostable game data API: serve it, fill it, manage its keys.')
-    .showHelpAfterError();
+    .description(
+      'Self-hostable game data API: serve it, fill it, manage its keys (no command: serve).',
+    )
+    .version(SERVICE_VERSION)
+    .showHelpAfterError()
+    .showSuggestionAfterError();
 
   program
-    .command('serve', { isDefault: true })
+    .command('serve')
     .description(
-      'Start the API (generating demo data first when the store is empty and DEMO_DATA=auto).',
+      'Start the API (loading the demo data first when the store is empty, or completing an interrupted demo load, with DEMO_DATA=auto).',
     )
     .action(() => serve(loadConfig(io.env)));
 
@@ -88,22 +98,39 @@ export function buildProgram(
         .default(1),
     )
     .addOption(
-      new Option('--now <iso>', 'end of the generated 14 days (default: now)').argParser(instant),
+      new Option(
+        '--now <iso>',
+        'end of the generated 14 days (default: that of the last load of this seed and scale, else now)',
+      ).argParser(instant),
     )
     .action(async (options: { seed?: number; scale: number; now?: number }) => {
       await withRuntime(
         io,
         async (runtime) => {
-          const summary = await populateDemo(runtime, {
+          const run = await chooseDemoRun(runtime, {
             seed: options.seed ?? runtime.config.demoSeed,
             scale: options.scale,
-            now: runtime.clock.now(),
-            progress: io.interactive,
+            now: options.now ?? null,
           });
           io.out(
-            `Demo data: ${summary.matches} matches (${summary.ingested} new, ${summary.duplicates} already stored), ` +
+            `Demo run: seed ${run.seed}, scale ${run.scale}, --now ${new Date(run.now).toISOString()}` +
+              (run.recorded ? ' (loaded before: completing it)' : ''),
+          );
+          const signal = io.stopSignal?.();
+          const summary = await loadDemo(runtime, run, {
+            progress: io.interactive,
+            ...(signal ? { signal } : {}),
+          });
+          io.out(
+            `Demo data: ${summary.matches} matches (${summary.ingested} new, ${summary.duplicates} already stored` +
+              `${summary.expired > 0 ? `, ${summary.expired} past retention` : ''}), ` +
               `${summary.players} players in ${(summary.ms / 1000).toFixed(1)} s`,
           );
+          if (summary.interrupted) {
+            io.err('Interrupted: run the same command again to complete the load.');
+            process.exitCode = 1;
+            return;
+          }
           io.out(`Demo API key: ${await ensureDemoApiKey(runtime)}`);
         },
         options.now,

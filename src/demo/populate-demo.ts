@@ -7,6 +7,7 @@ import cliProgress from 'cli-progress';
 import { ingestMatch, type IngestDeps } from '../ingest/ingest-match.ts';
 import { generateDemo } from './generate-demo.ts';
 import { ingestDemoClans } from './clans.ts';
+import { retentionCutoff } from '../domain/retention.ts';
 
 export interface PopulateDemoOptions {
   seed: number;
@@ -16,6 +17,8 @@ export interface PopulateDemoOptions {
   now: number;
   /** Show a progress bar on stderr (only when stderr is a terminal). */
   progress: boolean;
+  /** Aborting stops the load once the matches in flight have committed (a stop signal). */
+  signal?: AbortSignal;
 }
 
 export interface PopulateDemoResult {
@@ -24,9 +27,19 @@ export interface PopulateDemoResult {
   matches: number;
   ingested: number;
   duplicates: number;
+  /** Matches skipped because they are already past the retention window (a resumed old run). */
+  expired: number;
+  /** True when the signal stopped the load before every match was stored. */
+  interrupted: boolean;
   /** Wall-clock milliseconds spent. */
   ms: number;
 }
+
+/**
+ * Matches this close to leaving retention are skipped: ingest would refuse them should the load
+ * take that long to reach them, and retention would purge them within minutes anyway.
+ */
+const EXPIRY_MARGIN_MS = 5 * 60_000;
 
 /** Matches being ingested at once; more only queue behind the single writer. */
 const IN_FLIGHT = 4;
@@ -53,6 +66,7 @@ export async function populateDemo(
   bar?.start(plan.matchCount, 0);
   let ingested = 0;
   let duplicates = 0;
+  let expired = 0;
   const settle = async (pending: ReturnType<typeof ingestMatch>): Promise<void> => {
     const { status } = await pending;
     if (status === 'ingested') ingested++;
@@ -68,7 +82,15 @@ export async function populateDemo(
   try {
     for (const match of plan.matches()) {
       if (inFlight.size >= IN_FLIGHT) await Promise.race(inFlight);
-      if (failures.length > 0) break;
+      if (failures.length > 0 || options.signal?.aborted) break;
+      if (
+        Date.parse(match.createdAt) <
+        retentionCutoff(deps.config.retentionDays, deps.clock.now()) + EXPIRY_MARGIN_MS
+      ) {
+        expired++;
+        bar?.increment();
+        continue;
+      }
       const pending: Promise<void> = settle(ingestMatch(deps, match))
         .catch((error: unknown) => {
           failures.push(error);
@@ -81,12 +103,16 @@ export async function populateDemo(
   } finally {
     bar?.stop();
   }
-  await ingestDemoClans(deps, options.seed, plan.players);
+  const interrupted = ingested + duplicates + expired < plan.matchCount;
+  // Clans after the matches, once they are all in (a stopped load adds them when resumed).
+  if (!interrupted) await ingestDemoClans(deps, options.seed, plan.players);
   return {
     players: plan.players.length,
     matches: plan.matchCount,
     ingested,
     duplicates,
+    expired,
+    interrupted,
     ms: Math.round(performance.now() - started),
   };
 }

@@ -2,7 +2,7 @@
  * What the app is built from and what every route module receives. A module of its own so that
  * route files do not import `src/app.ts`, which imports them.
  */
-import type { FastifyServerOptions, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyBaseLogger, onRequestAsyncHookHandler } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import type { Clock } from '../clock.ts';
@@ -17,13 +17,13 @@ export interface AppDeps {
   clock: Clock;
   /** Shared rate-limit counters; null keeps them in this process's memory. */
   redis?: Redis | null;
-  /** Fastify logger option: false for none (tests), or pino options. */
-  logger?: FastifyServerOptions['logger'];
   /**
    * The change feed caches subscribe to. By default the app reads its own from the store (and
    * stops it on close); one handed in is started here and stopped by its owner.
    */
   changes?: ChangeFeed;
+  /** Where the app logs (a pino logger writing JSON lines); false or absent for none (tests). */
+  logger?: FastifyBaseLogger | false;
 }
 
 /** The app's dependencies plus the hook that guards keyed endpoints. */

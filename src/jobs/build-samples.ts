@@ -8,7 +8,7 @@ import {
   sampleTimeCovering,
   sampleTimeRange,
 } from '../domain/samples.ts';
-import { fillEmptySampleList, insertSampleList } from '../store/sample-writes.ts';
+import { fillEmptySampleList, insertSampleList, redrawSampleList } from '../store/sample-writes.ts';
 import {
   findFillableSampleLists,
   firstMatchTimeBetween,
@@ -22,6 +22,8 @@ import {
 interface SamplePlan {
   missing: Array<{ region: string; createdAt: number; windowStart: number }>;
   fillable: SampleList[];
+  /** Every list of the range, for a rebuild. */
+  lists: SampleList[];
   /** Matches created before this (epoch ms) are past retention and never picked. */
   since: number;
 }
@@ -82,18 +84,29 @@ async function planSamples(deps: JobDeps): Promise<SamplePlan> {
     }
   }
   const fillable = await findFillableSampleLists(store.db, range.first, range.latest, since);
-  return { missing, fillable, since };
+  return { missing, fillable, lists, since };
 }
 
-/** Up to SAMPLE_SIZE matches of the region's window still inside retention, picked at random. */
+/**
+ * Up to SAMPLE_SIZE matches of the region's window still inside retention, picked at random,
+ * and how many there were to pick from.
+ */
 async function pickMatches(
   deps: JobDeps,
   list: { region: string; createdAt: number; windowStart: number },
   since: number,
-): Promise<string[]> {
+): Promise<{ picked: string[]; drawnFrom: number }> {
   const from = Math.max(list.windowStart, since);
   const ids = await listMatchIdsInWindow(deps.store.db, list.region, from, list.createdAt);
-  return pickAtRandom(ids, deps.config.sampleSize);
+  return { picked: pickAtRandom(ids, deps.config.sampleSize), drawnFrom: ids.length };
+}
+
+export interface BuildSamplesResult {
+  built: number;
+  filled: number;
+  /** Lists drawn again on a rebuild because their window gained matches since they were drawn. */
+  redrawn: number;
+  matches: number;
 }
 
 /**
@@ -104,28 +117,42 @@ async function pickMatches(
  * region without matches in such a window gets an empty list (the honest answer for a day a
  * client expects a sample of); windows without any match get none, so an archive reaching back
  * years does not get a list per region and day. An empty list is filled when matches of its
- * window arrive later; a list with entries is never redrawn. Each list is written in its own
- * transaction; a run with nothing missing writes nothing.
+ * window arrive later. A list with entries is drawn again only on a rebuild (after a bulk load
+ * completes) and only if its window gained matches since it was drawn: a list drawn from half a
+ * load does not stay half. Each list is written in its own transaction; a run with nothing to do
+ * writes nothing.
  */
 export async function buildSamples(
   deps: JobDeps,
-): Promise<{ built: number; filled: number; matches: number }> {
+  options: { rebuild: boolean } = { rebuild: false },
+): Promise<BuildSamplesResult> {
   const plan = await planSamples(deps);
-  let matches = 0;
+  const result: BuildSamplesResult = { built: 0, filled: 0, redrawn: 0, matches: 0 };
   for (const list of plan.missing) {
-    const picked = await pickMatches(deps, list, plan.since);
-    await insertSampleList(deps.store, { id: crypto.randomUUID(), ...list }, picked);
-    matches += picked.length;
+    const { picked, drawnFrom } = await pickMatches(deps, list, plan.since);
+    await insertSampleList(deps.store, { id: crypto.randomUUID(), ...list, drawnFrom }, picked);
+    result.built += 1;
+    result.matches += picked.length;
   }
-  let filled = 0;
   for (const list of plan.fillable) {
-    const picked = await pickMatches(deps, list, plan.since);
-    if (picked.length > 0 && (await fillEmptySampleList(deps.store, list.id, picked))) {
-      filled += 1;
-      matches += picked.length;
+    const { picked, drawnFrom } = await pickMatches(deps, list, plan.since);
+    if (picked.length > 0 && (await fillEmptySampleList(deps.store, list.id, picked, drawnFrom))) {
+      result.filled += 1;
+      result.matches += picked.length;
     }
   }
-  return { built: plan.missing.length, filled, matches };
+  if (!options.rebuild) return result;
+  const filled = new Set(plan.fillable.map((list) => list.id));
+  for (const list of plan.lists) {
+    if (list.drawnFrom === 0 || filled.has(list.id)) continue;
+    const { picked, drawnFrom } = await pickMatches(deps, list, plan.since);
+    if (drawnFrom > list.drawnFrom) {
+      await redrawSampleList(deps.store, list.id, picked, drawnFrom);
+      result.redrawn += 1;
+      result.matches += picked.length;
+    }
+  }
+  return result;
 }
 
 export const buildSamplesJob: Job = {
@@ -137,8 +164,12 @@ export const buildSamplesJob: Job = {
     const plan = await planSamples(deps);
     return plan.missing.length > 0 || plan.fillable.length > 0;
   },
-  async run(deps) {
-    const result = await buildSamples(deps);
-    return `built ${result.built} sample lists, filled ${result.filled} empty ones, ${result.matches} matches listed`;
+  derivedFromMatches: true,
+  async run(deps, options) {
+    const result = await buildSamples(deps, options);
+    return (
+      `built ${result.built} sample lists, filled ${result.filled} empty ones, ` +
+      `redrew ${result.redrawn}, ${result.matches} matches listed`
+    );
   },
 };

@@ -1,4 +1,6 @@
 import type { Job } from './scheduler.ts';
+import type { Db } from '../store/store.ts';
+import { requestJobRebuilds } from '../store/job-locks.ts';
 import { purgeExpiredJob } from './purge-expired.ts';
 import { rebuildLeaderboardsJob } from './rebuild-leaderboards.ts';
 import { buildSamplesJob } from './build-samples.ts';
@@ -18,4 +20,16 @@ export const JOBS: readonly Job[] = [
 
 export function findJob(name: string): Job | undefined {
   return JOBS.find((job) => job.name === name);
+}
+
+/**
+ * Marks every job that derives its output from the stored matches (leaderboards, samples) for a
+ * rebuild at its next tick. What a bulk load calls when it completes, so output built while the
+ * load was under way — or after it was interrupted half-way — is redone from all of it.
+ */
+export async function requestDerivedDataRebuild(db: Db): Promise<void> {
+  await requestJobRebuilds(
+    db,
+    JOBS.filter((job) => job.derivedFromMatches === true).map((job) => job.name),
+  );
 }

@@ -90,6 +90,7 @@ export const rebuildLeaderboardsJob: Job = {
   name: 'leaderboards',
   intervalMs,
   outputMissing: leaderboardsMissing,
+  derivedFromMatches: true,
   async run(deps) {
     const started = performance.now();
     const result = await rebuildLeaderboards(deps);

@@ -7,7 +7,13 @@ import type { Config } from '../config.ts';
 import type { Clock } from '../clock.ts';
 import type { Store } from '../store/store.ts';
 import type { BlobStore } from '../blobs/blob-store.ts';
-import { acquireJobLease, jobState, releaseJobLease } from '../store/job-locks.ts';
+import {
+  acquireJobLease,
+  jobState,
+  releaseJobLease,
+  requestJobRebuilds,
+  takeRebuildRequest,
+} from '../store/job-locks.ts';
 
 export interface JobLog {
   info(message: string): void;
@@ -27,8 +33,13 @@ export interface Job {
   intervalMs(config: Readonly<Config>): number;
   /** True when what the job produces is missing, so it runs at once whenever it last ran. */
   outputMissing(deps: JobDeps): Promise<boolean>;
-  /** Does the work; returns a one-line summary for the log. */
-  run(deps: JobDeps): Promise<string>;
+  /**
+   * Does the work; returns a one-line summary for the log. `rebuild` is true when a completed
+   * load asked for it: output derived from part of that load must be redone, not just topped up.
+   */
+  run(deps: JobDeps, options?: { rebuild: boolean }): Promise<string>;
+  /** True for jobs that derive their output from the stored matches (rebuilt after a load). */
+  derivedFromMatches?: boolean;
 }
 
 /** A lease outlives any sane run; it only matters when a holder dies mid-run. */
@@ -47,21 +58,27 @@ export async function runJobOnce(deps: JobDeps, job: Job, owner: string): Promis
     leaseMs: LEASE_MS,
   });
   if (!acquired) return { ran: false, reason: 'locked' };
+  let rebuild = false;
   try {
-    const summary = await job.run(deps);
+    rebuild = await takeRebuildRequest(store.db, job.name);
+    const summary = await job.run(deps, { rebuild });
     await releaseJobLease(store.db, { name: job.name, owner, now: clock.now(), error: null });
     return { ran: true, summary };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
+    if (rebuild) await requestJobRebuilds(store.db, [job.name]);
     await releaseJobLease(store.db, { name: job.name, owner, now: clock.now(), error: message });
     return { ran: true, error: message };
   }
 }
 
-/** True when the job has never run, its interval has passed since its last start, or its output is missing. */
+/**
+ * True when the job has never run, its interval has passed since its last start, a rebuild was
+ * requested, or its output is missing.
+ */
 export async function isJobDue(deps: JobDeps, job: Job): Promise<boolean> {
   const state = await jobState(deps.store.db, job.name);
-  if (state?.lastStartedAt == null) return true;
+  if (state?.lastStartedAt == null || state.rebuildRequested) return true;
   if (deps.clock.now() - state.lastStartedAt >= job.intervalMs(deps.config)) return true;
   return job.outputMissing(deps);
 }
@@ -69,8 +86,13 @@ export async function isJobDue(deps: JobDeps, job: Job): Promise<boolean> {
 export interface Scheduler {
   /** Runs every due job once, one after another (what the timer does each tick). */
   tick(): Promise<void>;
-  /** Stops the timer and waits for a tick in progress. */
-  stop(): Promise<void>;
+  /**
+   * Stops the timer and waits for a tick in progress, at most `withinMs` (default: as long as it
+   * takes). A job still running then has its lease released at once, so another instance can
+   * take the job without waiting for the lease to run out; the run itself is abandoned (the
+   * process is about to exit, rolling back its open transaction). Returns that job's name.
+   */
+  stop(withinMs?: number): Promise<{ abandoned: string | null }>;
 }
 
 /**
@@ -83,6 +105,7 @@ export function startScheduler(
   options: { owner: string; tickMs: number; log: JobLog; autostart?: boolean },
 ): Scheduler {
   let running: Promise<void> | null = null;
+  let current: string | null = null;
   let stopped = false;
 
   async function runDueJobs(): Promise<void> {
@@ -90,6 +113,7 @@ export function startScheduler(
       if (stopped) return;
       try {
         if (!(await isJobDue(deps, job))) continue;
+        current = job.name;
         const result = await runJobOnce(deps, job, options.owner);
         if ('summary' in result) options.log.info(`job ${job.name}: ${result.summary}`);
         else if ('error' in result) options.log.error(`job ${job.name} failed: ${result.error}`);
@@ -97,6 +121,8 @@ export function startScheduler(
         options.log.error(
           `job ${job.name} could not be scheduled: ${error instanceof Error ? error.message : String(error)}`,
         );
+      } finally {
+        current = null;
       }
     }
   }
@@ -114,10 +140,27 @@ export function startScheduler(
 
   return {
     tick,
-    async stop() {
+    async stop(withinMs = Infinity) {
       stopped = true;
       if (timer) clearInterval(timer);
-      await running;
+      if (running === null) return { abandoned: null };
+      let expired: NodeJS.Timeout | undefined;
+      const deadline = new Promise<'expired'>((resolve) => {
+        if (Number.isFinite(withinMs)) expired = setTimeout(() => resolve('expired'), withinMs);
+      });
+      const outcome = await Promise.race([running.then(() => 'done' as const), deadline]);
+      clearTimeout(expired);
+      const abandoned = outcome === 'expired' ? current : null;
+      if (abandoned !== null) {
+        await releaseJobLease(deps.store.db, {
+          name: abandoned,
+          owner: options.owner,
+          now: deps.clock.now(),
+          error: 'interrupted: the instance shut down',
+        });
+        options.log.error(`job ${abandoned} interrupted by shutdown; its lease is released`);
+      }
+      return { abandoned };
     },
   };
 }

@@ -7,6 +7,8 @@ export interface JobState {
   lastStartedAt: number | null;
   lastFinishedAt: number | null;
   lastError: string | null;
+  /** A completed load asked for a rebuild that has not started yet. */
+  rebuildRequested: boolean;
 }
 
 /**
@@ -65,6 +67,32 @@ export async function jobState(db: Db, name: string): Promise<JobState | null> {
         lastStartedAt: row.last_started_at,
         lastFinishedAt: row.last_finished_at,
         lastError: row.last_error,
+        rebuildRequested: Number(row.rebuild_requested) === 1,
       }
     : null;
+}
+
+/** Asks these jobs to rebuild at their next tick (they may not have run yet: the row is made). */
+export async function requestJobRebuilds(db: Db, names: readonly string[]): Promise<void> {
+  for (const name of names) {
+    await db
+      .insertInto('job_locks')
+      .values({ name, owner: null, locked_until: 0, rebuild_requested: 1 })
+      .onConflict((oc) => oc.column('name').doUpdateSet({ rebuild_requested: 1 }))
+      .execute();
+  }
+}
+
+/**
+ * Takes the job's pending rebuild request, if any (call it holding the lease): returns whether
+ * there was one. A request made while the run is under way stays for the next run.
+ */
+export async function takeRebuildRequest(db: Db, name: string): Promise<boolean> {
+  const result = await db
+    .updateTable('job_locks')
+    .set({ rebuild_requested: 0 })
+    .where('name', '=', name)
+    .where('rebuild_requested', '=', 1)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }

@@ -36,6 +36,7 @@ export async function insertSampleList(
         created_at: list.createdAt,
         window_start: list.windowStart,
         revision: 0,
+        drawn_from: list.drawnFrom,
       })
       .execute();
     await insertEntries(trx, store.dialect, list.id, matchIds);
@@ -50,11 +51,12 @@ export async function fillEmptySampleList(
   store: Store,
   sampleId: string,
   matchIds: readonly string[],
+  drawnFrom: number,
 ): Promise<boolean> {
   return store.db.transaction().execute(async (trx) => {
     const bumped = await trx
       .updateTable('sample_lists')
-      .set((eb) => ({ revision: eb('revision', '+', 1) }))
+      .set((eb) => ({ revision: eb('revision', '+', 1), drawn_from: drawnFrom }))
       .where('id', '=', sampleId)
       .where(({ not, exists, selectFrom }) =>
         not(
@@ -65,5 +67,26 @@ export async function fillEmptySampleList(
     if (Number(bumped.numUpdatedRows) !== 1) return false;
     await insertEntries(trx, store.dialect, sampleId, matchIds);
     return true;
+  });
+}
+
+/**
+ * Replaces a list's matches with a new draw and gives it a new revision, in one transaction
+ * (a rebuild after a load, for a list drawn before the rest of its window arrived).
+ */
+export async function redrawSampleList(
+  store: Store,
+  sampleId: string,
+  matchIds: readonly string[],
+  drawnFrom: number,
+): Promise<void> {
+  await store.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('sample_matches').where('sample_id', '=', sampleId).execute();
+    await trx
+      .updateTable('sample_lists')
+      .set((eb) => ({ revision: eb('revision', '+', 1), drawn_from: drawnFrom }))
+      .where('id', '=', sampleId)
+      .execute();
+    await insertEntries(trx, store.dialect, sampleId, matchIds);
   });
 }

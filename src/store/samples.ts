@@ -14,6 +14,8 @@ export interface SampleList {
   windowStart: number;
   /** Bumped whenever entries are removed (purge) or added to an empty list. */
   revision: number;
+  /** Matches of its region and window (within retention) when its entries were drawn. */
+  drawnFrom: number;
 }
 
 /** A match listed in a sample, with what the endpoint needs to point clients at it. */
@@ -31,6 +33,7 @@ function toSampleList(row: Selectable<SampleListsTable>): SampleList {
     createdAt: Number(row.created_at),
     windowStart: Number(row.window_start),
     revision: Number(row.revision),
+    drawnFrom: Number(row.drawn_from),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { SeasonStatsValues } from '../domain/stats.ts';
 
 /**
@@ -133,6 +134,18 @@ export interface JobLocksTable {
   last_started_at: number | null;
   last_finished_at: number | null;
   last_error: string | null;
+  /** 1 when a completed load asked for a rebuild the job has not started yet. */
+  rebuild_requested: Generated<number>;
+}
+
+export interface DemoRunsTable {
+  seed: number;
+  scale: number;
+  /** The instant the demo data set was generated for (epoch ms): its `now`. */
+  generated_for: number;
+  started_at: number;
+  /** Null while the load is unfinished (running, or interrupted). */
+  finished_at: number | null;
 }
 
 export interface LeaderboardsTable {
@@ -170,6 +183,8 @@ export interface SampleListsTable {
   window_start: number;
   /** Bumped whenever the list's matches change (a purge), so rendered copies know they are stale. */
   revision: number;
+  /** Matches of its region and window (within retention) when its entries were drawn. */
+  drawn_from: Generated<number>;
 }
 
 export interface SampleMatchesTable {
@@ -280,6 +295,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   match_documents: MatchDocumentsTable;
   job_locks: JobLocksTable;
+  demo_runs: DemoRunsTable;
   leaderboards: LeaderboardsTable;
   leaderboard_entries: LeaderboardEntriesTable;
   sample_lists: SampleListsTable;

@@ -135,7 +135,7 @@ for (const database of testDatabases) {
       assert.equal(await buildSamplesJob.outputMissing(t), false);
       assert.deepEqual(
         await buildSamples(t),
-        { built: 0, filled: 0, matches: 0 },
+        { built: 0, filled: 0, redrawn: 0, matches: 0 },
         'a re-run builds nothing',
       );
       assert.deepEqual(await storedLists(t), lists, 'and changes nothing');
@@ -165,7 +165,7 @@ for (const database of testDatabases) {
 
       const late = await ingestIn(t, 'sea-late', 'pc-b', 'pc-sea', at('2026-11-15T22:00:00Z'));
       assert.equal(await buildSamplesJob.outputMissing(t), true, 'due at once, not a day later');
-      assert.deepEqual(await buildSamples(t), { built: 0, filled: 1, matches: 1 });
+      assert.deepEqual(await buildSamples(t), { built: 0, filled: 1, redrawn: 0, matches: 1 });
       const after = (await storedLists(t)).get('pc-sea@2026-11-16T00:00:00Z')!;
       assert.deepEqual(after, { ...before, matches: [late], revision: before.revision + 1 });
       assert.equal(await buildSamplesJob.outputMissing(t), false);
@@ -213,7 +213,12 @@ for (const database of testDatabases) {
 
       const between = await ingestIn(t, 'between', 'pc-b', 'pc-sea', at('2019-02-02T08:00:00Z'));
       assert.equal(await buildSamplesJob.outputMissing(t), true, 'a new day with a match');
-      assert.deepEqual(await buildSamples(t), { built: REGIONS.length, filled: 0, matches: 1 });
+      assert.deepEqual(await buildSamples(t), {
+        built: REGIONS.length,
+        filled: 0,
+        redrawn: 0,
+        matches: 1,
+      });
       assert.deepEqual((await storedLists(t)).get('pc-sea@2019-02-03T00:00:00Z')!.matches, [
         between,
       ]);

@@ -100,4 +100,68 @@ for (const database of testDatabases) {
       await store.close();
     }
   });
+
+  test(`[${database.name}] stopping with a job still running at the deadline releases its lease at once`, async () => {
+    const store = await database.open();
+    try {
+      const clock = fixedClock('2026-11-20T00:00:00Z');
+      const deps: JobDeps = {
+        store,
+        clock,
+        config: loadConfig({}),
+        blobs: directoryBlobStore('/nonexistent'),
+      };
+      const runs: string[] = [];
+      const job = countingJob(runs, { block: new Promise<void>(() => {}) });
+      const scheduler = startScheduler(deps, [job], {
+        owner: 'stopping',
+        tickMs: 1000,
+        log: quiet,
+        autostart: false,
+      });
+      void scheduler.tick();
+      while (runs.length === 0) await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(await runJobOnce(deps, job, 'other'), { ran: false, reason: 'locked' });
+
+      assert.deepEqual(await scheduler.stop(50), { abandoned: 'counting' });
+      const other = await runJobOnce(deps, countingJob(runs), 'other');
+      assert.deepEqual(other, { ran: true, summary: 'done' }, 'another instance takes it at once');
+      assert.equal(runs.length, 2);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test(`[${database.name}] stopping waits for a job that finishes within the deadline`, async () => {
+    const store = await database.open();
+    try {
+      const clock = fixedClock('2026-11-20T00:00:00Z');
+      const deps: JobDeps = {
+        store,
+        clock,
+        config: loadConfig({}),
+        blobs: directoryBlobStore('/nonexistent'),
+      };
+      const runs: string[] = [];
+      const job = countingJob(runs, { block: new Promise((resolve) => setTimeout(resolve, 50)) });
+      const scheduler = startScheduler(deps, [job], {
+        owner: 'a',
+        tickMs: 1000,
+        log: quiet,
+        autostart: false,
+      });
+      void scheduler.tick();
+      while (runs.length === 0) await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(await scheduler.stop(5_000), { abandoned: null });
+      const state = await store.db
+        .selectFrom('job_locks')
+        .selectAll()
+        .where('name', '=', 'counting')
+        .executeTakeFirstOrThrow();
+      assert.equal(state.owner, null);
+      assert.equal(state.last_error, null, 'it finished on its own');
+    } finally {
+      await store.close();
+    }
+  });
 }
