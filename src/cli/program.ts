@@ -76,6 +76,10 @@ export function buildProgram(
       'Self-hostable game data API: serve it, fill it, manage its keys (no command: serve).',
     )
     .version(SERVICE_VERSION)
+    .configureOutput({
+      writeOut: (text) => io.out(text.replace(/\n$/, '')),
+      writeErr: (text) => io.err(text.replace(/\n$/, '')),
+    })
     .showHelpAfterError()
     .showSuggestionAfterError();
 

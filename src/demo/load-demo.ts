@@ -48,7 +48,9 @@ export async function demoRunToServe(
   options: { seed: number; storeIsEmpty: boolean },
 ): Promise<DemoRunChoice | null> {
   const unfinished = (await listDemoRuns(deps.store.db)).find((run) => run.finishedAt === null);
-  if (unfinished) return { ...unfinished, recorded: true };
+  if (unfinished) {
+    return { seed: unfinished.seed, scale: unfinished.scale, now: unfinished.now, recorded: true };
+  }
   if (!options.storeIsEmpty) return null;
   return { seed: options.seed, scale: 1, now: deps.clock.now(), recorded: false };
 }

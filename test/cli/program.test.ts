@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config.ts';
 import { openRuntime } from '../../src/runtime.ts';
 import { buildApp } from '../../src/app.ts';
 import { makeMatchInput } from '../helpers/matches.ts';
+import { SERVICE_VERSION } from '../../src/version.ts';
 
 /** Runs one `gamedata …` command in-process against a data directory; returns what it printed. */
 async function gamedata(dataDir: string, ...args: string[]) {
@@ -153,6 +154,35 @@ test('jobs run names the known jobs and runs one', async () => {
     const ran = await gamedata(dir, 'jobs', 'run', 'retention');
     assert.equal(ran.exitCode, 0);
     assert.match(ran.out[0]!, /^retention: deleted 0 matches/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a mistyped command is an unknown command with the closest one suggested; --version prints the version', async () => {
+  const dir = freshDir();
+  try {
+    await assert.rejects(
+      gamedata(dir, 'ingset', 'file.json'),
+      (error: Error & { code?: string }) => {
+        assert.equal(error.code, 'commander.unknownCommand');
+        assert.match(error.message, /unknown command 'ingset'/);
+        return true;
+      },
+    );
+
+    const out: string[] = [];
+    const err: string[] = [];
+    const program = buildProgram(
+      { env: {}, out: (line) => out.push(line), err: (line) => err.push(line), interactive: false },
+      async () => {},
+    ).exitOverride();
+    await assert.rejects(program.parseAsync(['node', 'gamedata', 'ingset']));
+    assert.match(err.join('\n'), /Did you mean ingest\?/);
+    await assert.rejects(program.parseAsync(['node', 'gamedata', '--version']), {
+      code: 'commander.version',
+    });
+    assert.deepEqual(out, [SERVICE_VERSION]);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

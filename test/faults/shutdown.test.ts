@@ -52,10 +52,10 @@ before(async () => {
 
 after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-async function startServer(env: Record<string, string> = {}) {
+async function startServer(env: Record<string, string> = {}, args = ['serve']) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const run = runGamedata(['serve'], {
+  const run = runGamedata(args, {
     DATA_DIR: dataDir,
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -154,8 +154,8 @@ test('SIGTERM: a keep-alive request under way is answered with Connection: close
   }
 });
 
-test('a second signal exits at once', async () => {
-  const { run, port } = await startServer({ SHUTDOWN_GRACE_SECONDS: '60' });
+test('`gamedata` alone serves; a second signal exits at once', async () => {
+  const { run, port } = await startServer({ SHUTDOWN_GRACE_SECONDS: '60' }, []);
   try {
     const sender = rawClient(port);
     await sender.connected;

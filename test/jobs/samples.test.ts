@@ -174,6 +174,37 @@ for (const database of testDatabases) {
     }
   });
 
+  test(`[${database.name}] samples: a rebuild redraws a list whose day gained matches since it was drawn, and only then`, async () => {
+    const t = await createTestApp(database, { SAMPLE_SIZE: '2' });
+    try {
+      const first = await ingestIn(t, 'a', 'pc-b', 'pc-eu', at('2026-11-19T08:00:00Z'));
+      await buildSamples(t);
+      const before = (await storedLists(t)).get('pc-eu@2026-11-20T00:00:00Z')!;
+      assert.deepEqual(before.matches, [first]);
+
+      const late = [
+        await ingestIn(t, 'b', 'pc-b', 'pc-eu', at('2026-11-19T09:00:00Z')),
+        await ingestIn(t, 'c', 'pc-b', 'pc-eu', at('2026-11-19T10:00:00Z')),
+      ];
+      assert.deepEqual(await buildSamples(t), { built: 0, filled: 0, redrawn: 0, matches: 0 });
+      assert.deepEqual((await storedLists(t)).get('pc-eu@2026-11-20T00:00:00Z'), before);
+
+      const rebuilt = await buildSamples(t, { rebuild: true });
+      assert.deepEqual(rebuilt, { built: 0, filled: 0, redrawn: 1, matches: 2 });
+      const after = (await storedLists(t)).get('pc-eu@2026-11-20T00:00:00Z')!;
+      assert.equal(after.revision, before.revision + 1);
+      assert.equal(after.matches.length, 2);
+      for (const id of after.matches) assert.ok([first, ...late].includes(id));
+      assert.deepEqual(
+        await buildSamples(t, { rebuild: true }),
+        { built: 0, filled: 0, redrawn: 0, matches: 0 },
+        'drawn from the whole day now: nothing to redraw',
+      );
+    } finally {
+      await t.close();
+    }
+  });
+
   test(`[${database.name}] samples: no list predates the store's oldest match; an empty store gets the latest lists only`, async () => {
     const t = await createTestApp(database);
     try {
