@@ -54,11 +54,15 @@ const options = new Command('bench')
 const children = new Set<ChildProcess>();
 
 /** Starts a Node child process (TypeScript through tsx); it is killed whenever the bench ends. */
-function startChild(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+function startChild(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  stdout: 'pipe' | number = 'pipe',
+): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
     cwd: ROOT,
     env,
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', stdout, 'inherit'],
   });
   children.add(child);
   child.once('exit', () => children.delete(child));
@@ -334,7 +338,8 @@ async function main(): Promise<void> {
       HOST: '127.0.0.1',
       PUBLIC_BASE_URL: baseUrl,
       DEMO_DATA: 'off',
-      LOG_LEVEL: 'warn',
+      // As deployed: info level, so the access line (ACCESS_LOG, on by default) is part of the cost.
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
     };
 
     process.stderr.write(`Generating demo data (scale ${options.scale}) in ${dataDir}…\n`);
@@ -390,7 +395,8 @@ async function main(): Promise<void> {
       path.join(ROOT, 'src/main.ts'),
       'serve',
     ];
-    const server = startChild(serverArgs, env);
+    // The server's JSON log lines go to a file, as they would to a log collector.
+    const server = startChild(serverArgs, env, fs.openSync(path.join(dataDir, 'server.log'), 'a'));
     await waitUntilUp(`${baseUrl}/status`, server, 60_000);
 
     const gzipHeaders = { accept: 'application/vnd.api+json', 'accept-encoding': 'gzip' };

@@ -118,7 +118,7 @@ export function buildProgram(
           });
           io.out(
             `Demo run: seed ${run.seed}, scale ${run.scale}, --now ${new Date(run.now).toISOString()}` +
-              (run.recorded ? ' (loaded before: completing it)' : ''),
+              (run.recorded ? ' (recorded before: the same matches)' : ''),
           );
           const signal = io.stopSignal?.();
           const summary = await loadDemo(runtime, run, {
