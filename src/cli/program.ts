@@ -11,7 +11,7 @@ import { ensureDemoApiKey } from './demo-key.ts';
 import { chooseDemoRun, loadDemo } from '../demo/load-demo.ts';
 import { SERVICE_VERSION } from '../version.ts';
 import { ingestPath } from '../ingest/ingest-source.ts';
-import { JOBS, findJob } from '../jobs/index.ts';
+import { JOBS, findJob, requestDerivedDataRebuild } from '../jobs/index.ts';
 import { runJobOnce } from '../jobs/scheduler.ts';
 
 export interface CliIo {
@@ -176,6 +176,10 @@ export function buildProgram(
           }
         }
         io.out(`${results.length - failed} ingested or already stored, ${failed} refused`);
+        // A completed load: what jobs derived while it ran is rebuilt at their next tick.
+        if (results.some((result) => result.status === 'ingested')) {
+          await requestDerivedDataRebuild(runtime.store.db);
+        }
         if (failed > 0) process.exitCode = 1;
       });
     });

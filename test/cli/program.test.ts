@@ -9,6 +9,7 @@ import { openRuntime } from '../../src/runtime.ts';
 import { buildApp } from '../../src/app.ts';
 import { makeMatchInput } from '../helpers/matches.ts';
 import { SERVICE_VERSION } from '../../src/version.ts';
+import { jobState } from '../../src/store/job-locks.ts';
 
 /** Runs one `gamedata …` command in-process against a data directory; returns what it printed. */
 async function gamedata(dataDir: string, ...args: string[]) {
@@ -101,6 +102,19 @@ test('ingest reports each file, refuses bad input by field, and is idempotent', 
       /^ingested /,
     );
     assert.match(first.err.join('\n'), /b-bad\.json: .*rosters\/0\/participants\/0\/stats\/kills/);
+
+    const runtime = await openRuntime(loadConfig({ DATA_DIR: dir }));
+    try {
+      for (const job of ['leaderboards', 'samples']) {
+        assert.equal(
+          (await jobState(runtime.store.db, job))?.rebuildRequested,
+          true,
+          `${job} rebuilds after the load`,
+        );
+      }
+    } finally {
+      await runtime.close();
+    }
 
     const again = await gamedata(dir, 'ingest', path.join(inbox, 'a-good.json'));
     assert.equal(again.exitCode, 0);

@@ -25,7 +25,7 @@ import {
 } from '../helpers/server-process.ts';
 
 const SEED = 3;
-const SCALE = 0.03;
+const SCALE = 0.02;
 
 interface Target {
   name: string;
@@ -141,7 +141,7 @@ for (const target of targets) {
 
       // 1. SIGKILL after a random-ish number of matches.
       const killed = gamedata(demoArgs);
-      await untilStored(target, url, killed, 3 + crypto.randomInt(Math.floor(total / 3)));
+      await untilStored(target, url, killed, 2 + crypto.randomInt(Math.floor(total / 3)));
       killed.child.kill('SIGKILL');
       assert.equal((await killed.exited).signal, 'SIGKILL');
       let afterKill = 0;
@@ -173,6 +173,7 @@ for (const target of targets) {
         HOST: '127.0.0.1',
         DEMO_DATA: 'auto',
         DEMO_SEED: '99',
+        JOBS: 'off',
       });
       await waitUntilServing(server, `http://127.0.0.1:${port}/healthz`);
       assert.match(server.stderr(), /Completing the interrupted demo load \(seed 3/);

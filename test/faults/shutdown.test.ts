@@ -11,6 +11,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../../src/config.ts';
 import { openRuntime } from '../../src/runtime.ts';
 import { ingestMatch } from '../../src/ingest/ingest-match.ts';
@@ -173,27 +174,40 @@ test('`gamedata` alone serves; a second signal exits at once', async () => {
   }
 });
 
-/** dist/ is what `npm start` runs: rebuilt here only when a source file is newer than it. */
-function distIsCurrent(): boolean {
-  const built = path.join(ROOT, 'dist/main.js');
-  if (!fs.existsSync(built)) return false;
-  const builtAt = fs.statSync(built).mtimeMs;
-  return fs
-    .readdirSync(path.join(ROOT, 'src'), { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .every((entry) => fs.statSync(path.join(entry.parentPath, entry.name)).mtimeMs <= builtAt);
+/**
+ * A project directory whose `start` script is this package's, and whose `dist/main.js` loads the
+ * sources through tsx: `npm start` then runs exactly the real script and server, with no build.
+ */
+function startScriptProject(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-npm-start-'));
+  const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  fs.writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({
+      name: 'start-script-check',
+      private: true,
+      type: 'module',
+      scripts: { start: scripts.start },
+    }),
+  );
+  fs.mkdirSync(path.join(dir, 'dist'));
+  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  const main = JSON.stringify(pathToFileURL(path.join(ROOT, 'src/main.ts')).href);
+  fs.writeFileSync(
+    path.join(dir, 'dist/main.js'),
+    `const { register } = await import(${tsx});\nregister();\nawait import(${main});\n`,
+  );
+  return dir;
 }
 
 test('SIGTERM to `npm start` reaches the server: it exits and frees the port', async () => {
-  if (!distIsCurrent()) {
-    const build = track(spawn('npm', ['run', 'build', '--silent'], { cwd: ROOT }));
-    assert.equal((await build.exited).code, 0, build.stderr());
-  }
+  const project = startScriptProject();
   const port = await freePort();
-  // --ignore-scripts skips prestart (the build, done above when needed), not start itself.
   const npm = track(
-    spawn('npm', ['start', '--ignore-scripts'], {
-      cwd: ROOT,
+    spawn('npm', ['start'], {
+      cwd: project,
       env: {
         ...process.env,
         DATA_DIR: dataDir,
@@ -214,5 +228,6 @@ test('SIGTERM to `npm start` reaches the server: it exits and frees the port', a
     assert.ok(await portIsFree(port), 'no orphaned server holds the port');
   } finally {
     npm.child.kill('SIGKILL');
+    fs.rmSync(project, { recursive: true, force: true });
   }
 });
