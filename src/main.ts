@@ -14,6 +14,7 @@ import { BlobStoreUnavailableError } from './blobs/blob-store.ts';
 import { buildProgram } from './cli/program.ts';
 import { ensureDemoApiKey, isStoreEmpty } from './cli/demo-key.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
+import { systemClock } from './clock.ts';
 import { StoreUnavailableError } from './store/store-errors.ts';
 import { demoRunToServe, loadDemo } from './demo/load-demo.ts';
 import { drainableServer, type ServerDrain } from './http/drain-server.ts';
@@ -85,7 +86,11 @@ async function loadDemoIfDue(runtime: Runtime, log: Logger, stop: AbortSignal): 
 async function serve(config: Readonly<Config>): Promise<void> {
   const stop = stopSignal();
   const log = pino({ level: config.logLevel, redact: REDACTED_PATHS });
-  const opening = openRuntime(config);
+  // Database availability lines (start-up retries, outages) are log lines like any other.
+  const opening = openRuntime(config, systemClock, {
+    warn: (message) => log.warn(message),
+    info: (message) => log.info(message),
+  });
   const runtime = await Promise.race([opening, stopped(stop).then(() => null)]);
   if (runtime === null) process.exit(0);
 

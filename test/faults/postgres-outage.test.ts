@@ -128,7 +128,7 @@ test(
       const slowest = Math.max(...answers.map((answer) => answer.ms));
       assert.ok(slowest < 5_000, `every answer came within a bounded time (slowest ${slowest} ms)`);
       assert.equal(await status(`${server.baseUrl}/readyz`), 200);
-      assert.match(server.stderr(), /PostgreSQL unavailable/);
+      assert.match(server.stdout(), /"msg":"PostgreSQL unavailable/);
       assert.doesNotMatch(server.stderr(), /uncaught|unhandled/i);
     } finally {
       await server.stop();
@@ -148,14 +148,16 @@ test(
     });
     try {
       await server.waitFor(/not reachable \(attempt 2\)/, 30_000);
-      assert.match(server.stderr(), /does not exist/);
+      assert.match(server.stdout(), /does not exist/);
       await db.create();
       await server.waitFor(/is serving/, 30_000);
       assert.equal(await status(`${server.baseUrl}/readyz`), 200);
+      // JSON log lines on stdout, one per attempt.
       const lines = server
-        .stderr()
+        .stdout()
         .split('\n')
-        .filter((line) => /not reachable/.test(line));
+        .filter((line) => /not reachable/.test(line))
+        .map((line) => (JSON.parse(line) as { msg: string }).msg);
       assert.ok(
         lines.every((line) => /retrying in \d+\.\d s/.test(line)),
         lines.join('\n'),
