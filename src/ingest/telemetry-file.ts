@@ -45,7 +45,7 @@ export async function readTelemetryFile(bytes: Buffer, maxBytes: number): Promis
       throw new IngestError('telemetry', `not a readable gzip file (${(error as Error).message})`);
     }
   } else if (bytes.length > maxBytes) {
-    throw new IngestTooLargeError(`the telemetry file is larger than ${maxBytes} bytes`);
+    throw new IngestTooLargeError(`the telemetry file is larger than ${limit(maxBytes)}`);
   }
   let events: unknown;
   try {
@@ -72,6 +72,9 @@ export async function isSameTelemetry(storedGzip: Buffer, file: TelemetryFile): 
     return false;
   }
 }
+
+/** The limit as the operator configured it. */
+const limit = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB (INGEST_MAX_MB)`;
 
 function checkEvents(events: unknown): asserts events is unknown[] {
   if (!Array.isArray(events)) throw new IngestError('telemetry', 'expected a JSON array of events');

@@ -2,7 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import type { RouteContext } from '../route-context.ts';
 import { apiKeyGuard } from '../api-key-guard.ts';
-import { ApiError, badRequest, notFound, sendDocument } from '../jsonapi.ts';
+import { ApiError, sendDocument } from '../jsonapi.ts';
+import { ingestApiError, JSON_TYPES } from '../ingest-api-error.ts';
 import {
   INGEST_ERRORS,
   IngestMatchBody,
@@ -17,14 +18,6 @@ import { renderIngestResult } from '../../presenters/ingest-result-document.ts';
 import { ingestContent, parseJson } from '../../ingest/ingest-content.ts';
 import { attachTelemetry } from '../../ingest/ingest-match.ts';
 import type { IngestResult } from '../../ingest/ingest-deps.ts';
-import {
-  IngestError,
-  IngestTooLargeError,
-  MatchNotStoredError,
-  TelemetryConflictError,
-} from '../../ingest/ingest-error.ts';
-
-const JSON_TYPES = ['application/json', 'application/vnd.api+json'];
 
 /**
  * `POST /ingest/matches` and `PUT /ingest/matches/:matchId/telemetry`: game servers (or
@@ -159,27 +152,4 @@ export function ingestRoutes(app: FastifyInstance, context: RouteContext): void 
       },
     );
   });
-}
-
-/** The JSON:API error for what ingest or the body parser refused; other errors pass as they are. */
-function ingestApiError(error: FastifyError | Error, limitMb: number): Error {
-  const tooLarge = (detail: string) => new ApiError(413, 'Payload Too Large', detail);
-  if (error instanceof IngestError) return badRequest(error.message);
-  if (error instanceof IngestTooLargeError)
-    return tooLarge(`${error.message} (INGEST_MAX_MB is ${limitMb})`);
-  if (error instanceof TelemetryConflictError) return new ApiError(409, 'Conflict', error.message);
-  if (error instanceof MatchNotStoredError) return notFound(error.message);
-  switch ((error as FastifyError).code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return tooLarge(`The body is larger than ${limitMb} MB (INGEST_MAX_MB), counted unzipped`);
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-    case 'FST_ERR_CTP_EMPTY_TYPE':
-      return new ApiError(
-        415,
-        'Unsupported media type',
-        `Send JSON: Content-Type ${JSON_TYPES.join(' or ')}`,
-      );
-    default:
-      return error;
-  }
 }
