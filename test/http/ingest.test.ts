@@ -206,6 +206,15 @@ for (const database of testDatabases) {
       assert.equal(refused.json().errors[0].title, 'Bad Request');
       assert.match(refused.json().errors[0].detail, /^rosters\/0\/participants\/1\/stats\/kills: /);
 
+      // Text no database stores as given: a 400 on both, never a 500 on PostgreSQL.
+      for (const name of ['Bad\u0000Name', 'Bad\uD800Name']) {
+        const hostile = match(`hostile-${name.length}-${name.charCodeAt(3)}`);
+        hostile.rosters[1]!.participants[0]!.name = name;
+        const answer = await post(hostile);
+        assert.equal(answer.statusCode, 400, JSON.stringify(name));
+        assert.match(answer.json().errors[0].detail, /^rosters\/1\/participants\/0\/name: /);
+      }
+
       const notJson = await post('{"id": ');
       assert.equal(notJson.statusCode, 400);
       assert.match(notJson.json().errors[0].detail, /not valid JSON/);
