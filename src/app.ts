@@ -69,6 +69,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       components: {
         securitySchemes: {
           apiKey: { type: 'http', scheme: 'bearer', description: 'Bearer <API key>' },
+          ingestKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'Bearer <API key with the ingest scope> (`gamedata keys create --scope ingest`)',
+          },
         },
       },
     },

@@ -128,6 +128,18 @@ const Env = Type.Object({
     description:
       'Default per-minute request budget of a new API key (`keys create --rpm` overrides).',
   }),
+  INGEST_MAX_MB: Type.Integer({
+    minimum: 1,
+    default: 64,
+    description:
+      'Largest match or telemetry file `POST`/`PUT /ingest/…` accept, counted unzipped (megabytes); 413 beyond.',
+  }),
+  INGEST_RATE_LIMIT_PER_MINUTE: Type.Integer({
+    minimum: 1,
+    default: 120,
+    description:
+      'Per-minute ingest budget of a new ingest key (`keys create --scope ingest --rpm` overrides).',
+  }),
   JOBS: Type.Union([Type.Literal('on'), Type.Literal('off')], {
     default: 'on',
     description:
@@ -201,6 +213,10 @@ export interface Config {
   shardAliases: Readonly<Record<string, string>>;
   redisUrl: string | null;
   defaultRatePerMinute: number;
+  /** Largest ingest body or telemetry file, in bytes once unzipped. */
+  ingestMaxBytes: number;
+  /** Default per-minute budget of an ingest key. */
+  ingestRatePerMinute: number;
   matchCacheBytes: number;
   jobs: 'on' | 'off';
   leaderboardIntervalMinutes: number;
@@ -288,6 +304,8 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     shardAliases: Object.freeze(aliases),
     redisUrl: parsed.REDIS_URL ?? null,
     defaultRatePerMinute: parsed.RATE_LIMIT_PER_MINUTE,
+    ingestMaxBytes: parsed.INGEST_MAX_MB * 1024 * 1024,
+    ingestRatePerMinute: parsed.INGEST_RATE_LIMIT_PER_MINUTE,
     matchCacheBytes: parsed.MATCH_CACHE_MB * 1024 * 1024,
     jobs: parsed.JOBS,
     leaderboardIntervalMinutes: parsed.LEADERBOARD_INTERVAL_MINUTES,

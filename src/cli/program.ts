@@ -6,7 +6,13 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type Config } from '../config.ts';
 import { fixedClock, systemClock } from '../clock.ts';
 import { openRuntime, type Runtime } from '../runtime.ts';
-import { createApiKey, listApiKeys, revokeApiKey } from '../store/api-keys.ts';
+import {
+  API_KEY_SCOPES,
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
+  type ApiKeyScope,
+} from '../store/api-keys.ts';
 import { ensureDemoApiKey } from './demo-key.ts';
 import { chooseDemoRun, loadDemo } from '../demo/load-demo.ts';
 import { SERVICE_VERSION } from '../version.ts';
@@ -150,7 +156,7 @@ export function buildProgram(
     .option('--region <shard>', 'platform-region shard for recorded documents that do not name one')
     .option(
       '--telemetry <file>',
-      'telemetry file (JSON or gzip) of a single recorded match document',
+      'telemetry file (JSON or gzip) of a single match; attached when the match is stored without one',
     )
     .option(
       '--platform <shard>',
@@ -165,22 +171,24 @@ export function buildProgram(
     .action(async (source: string, options: IngestCommandOptions) => {
       await withRuntime(io, async (runtime) => {
         const results = await ingestPath(runtime, source, options);
-        let failed = 0;
+        const counts = { ingested: 0, attached: 0, unchanged: 0, error: 0 };
         for (const result of results) {
+          // Clans, statuses and recorded ranked/clan documents say 'duplicate' for unchanged.
+          counts[result.status === 'duplicate' ? 'unchanged' : result.status]++;
           if (result.status === 'error') {
-            failed++;
             io.err(`error     ${result.source}: ${result.message}`);
           } else {
             const what = 'matchId' in result ? result.matchId : `${result.kind} ${result.id}`;
             io.out(`${result.status.padEnd(9)} ${what} (${result.source})`);
           }
         }
-        io.out(`${results.length - failed} ingested or already stored, ${failed} refused`);
+        io.out(
+          `${counts.ingested} ingested, ${counts.attached} given their telemetry, ` +
+            `${counts.unchanged} unchanged, ${counts.error} refused`,
+        );
         // A completed load: what jobs derived while it ran is rebuilt at their next tick.
-        if (results.some((result) => result.status === 'ingested')) {
-          await requestDerivedDataRebuild(runtime.store.db);
-        }
-        if (failed > 0) process.exitCode = 1;
+        if (counts.ingested > 0) await requestDerivedDataRebuild(runtime.store.db);
+        if (counts.error > 0) process.exitCode = 1;
       });
     });
 
@@ -190,19 +198,29 @@ export function buildProgram(
     .description('Create a key; the key alone is printed on the last line.')
     .requiredOption('--name <name>', 'who or what the key is for')
     .addOption(
-      new Option('--rpm <n>', 'requests per minute (default: RATE_LIMIT_PER_MINUTE)').argParser(
-        positiveInteger,
-      ),
+      new Option('--scope <scope>', 'read: the read API; ingest: only POST/PUT /ingest/…')
+        .choices(API_KEY_SCOPES)
+        .default('read'),
     )
-    .action(async (options: { name: string; rpm?: number }) => {
+    .addOption(
+      new Option(
+        '--rpm <n>',
+        'requests per minute (default: RATE_LIMIT_PER_MINUTE, INGEST_RATE_LIMIT_PER_MINUTE for ingest keys)',
+      ).argParser(positiveInteger),
+    )
+    .action(async (options: { name: string; scope: ApiKeyScope; rpm?: number }) => {
       await withRuntime(io, async (runtime) => {
+        const { config } = runtime;
         const { key, record } = await createApiKey(runtime.store.db, {
           name: options.name,
-          ratePerMinute: options.rpm ?? runtime.config.defaultRatePerMinute,
+          scope: options.scope,
+          ratePerMinute:
+            options.rpm ??
+            (options.scope === 'ingest' ? config.ingestRatePerMinute : config.defaultRatePerMinute),
           now: runtime.clock.now(),
         });
         io.out(
-          `Created ${record.id} "${record.name}" (${record.ratePerMinute} requests/minute). The key:`,
+          `Created ${record.scope} key ${record.id} "${record.name}" (${record.ratePerMinute} requests/minute). The key:`,
         );
         io.out(key);
       });
@@ -216,7 +234,7 @@ export function buildProgram(
           const state =
             key.revokedAt === null ? 'active' : `revoked ${new Date(key.revokedAt).toISOString()}`;
           io.out(
-            `${key.id}\t${key.name}\t${key.ratePerMinute}/min\tcreated ${new Date(key.createdAt).toISOString()}\t${state}`,
+            `${key.id}\t${key.name}\t${key.scope}\t${key.ratePerMinute}/min\tcreated ${new Date(key.createdAt).toISOString()}\t${state}`,
           );
         }
       });

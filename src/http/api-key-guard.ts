@@ -2,8 +2,14 @@ import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Clock } from '../clock.ts';
 import type { Store } from '../store/store.ts';
 import type { ChangeFeed } from '../store/change-feed.ts';
-import { API_KEY_CHANGES, findApiKeyByHash, hashApiKey, type ApiKey } from '../store/api-keys.ts';
-import { unauthorized } from './jsonapi.ts';
+import {
+  API_KEY_CHANGES,
+  findApiKeyByHash,
+  hashApiKey,
+  type ApiKey,
+  type ApiKeyScope,
+} from '../store/api-keys.ts';
+import { ApiError, unauthorized } from './jsonapi.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -20,16 +26,27 @@ declare module 'fastify' {
 const CACHE_TTL_MS = 30_000;
 const CACHE_MAX_ENTRIES = 10_000;
 
+/** 403 for a valid key of the other scope: the key is fine, just not for this endpoint. */
+const wrongScope = (scope: ApiKeyScope): ApiError =>
+  new ApiError(
+    403,
+    'Forbidden',
+    scope === 'ingest'
+      ? 'This endpoint takes an API key with the ingest scope'
+      : 'An ingest key cannot read; use a key with the read scope',
+  );
+
 /**
  * Builds the onRequest hook of keyed endpoints: `Authorization: Bearer <key>` must name a stored,
- * unrevoked key, or the request ends with 401. Lookups are cached so a busy key costs one hash
- * per request rather than a query; a revoked key is dropped from the cache as soon as the change
- * feed delivers its revocation.
+ * unrevoked key, or the request ends with 401 — and a key of `scope`, or it ends with 403.
+ * Lookups are cached so a busy key costs one hash per request rather than a query; a revoked key
+ * is dropped from the cache as soon as the change feed delivers its revocation.
  */
 export function apiKeyGuard(
   store: Store,
   clock: Clock,
   changes: ChangeFeed,
+  scope: ApiKeyScope = 'read',
 ): onRequestAsyncHookHandler {
   const cache = new Map<string, { key: ApiKey | null; until: number }>();
   changes.subscribe(API_KEY_CHANGES, (ids) => {
@@ -55,6 +72,7 @@ export function apiKeyGuard(
     if (!match) throw unauthorized();
     const key = await lookup(hashApiKey(match[1]!));
     if (!key || key.revokedAt !== null) throw unauthorized();
+    if (key.scope !== scope) throw wrongScope(scope);
     request.apiKey = key;
   };
 }

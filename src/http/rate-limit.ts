@@ -1,5 +1,6 @@
 import type {
   FastifyInstance,
+  onRequestAsyncHookHandler,
   onSendHookHandler,
   preHandlerAsyncHookHandler,
   RouteOptions,
@@ -15,6 +16,10 @@ declare module 'fastify' {
     /** Where rate limits are counted right now (for `/readyz`). */
     rateLimitMode(): CounterMode;
   }
+  interface FastifyContextConfig {
+    /** 'ingest': counted against the key's own ingest budget, never against a read budget. */
+    budget?: 'ingest';
+  }
 }
 
 /** Longest wait at start-up for a Redis connection before serving with in-memory counters, in ms. */
@@ -25,7 +30,8 @@ const RESET_HEADER = 'x-ratelimit-reset';
 
 /**
  * Per-key rate limits on every keyed endpoint (the ones whose onRequest includes the API key
- * guard): each key's own per-minute budget, counted in memory or in Redis when one is given so
+ * guard), and a separate budget on the ingest routes (`config.budget: 'ingest'`, after their
+ * own guard): each key's own per-minute budget, counted in memory or in Redis when one is given so
  * that all instances share the budget — in memory meanwhile when Redis is unreachable
  * (src/http/rate-limit-counters.ts). Limited responses carry integer X-Ratelimit-Limit,
  * -Remaining and -Reset (UNIX seconds, with a Date header from the same clock); over budget → 429
@@ -58,6 +64,11 @@ export async function registerRateLimits(
       tooManyRequests(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
   const limit = app.rateLimit() as preHandlerAsyncHookHandler;
+  // Ingest keys never read, but their counters get names of their own all the same; counted
+  // before the body is read, so a refused upload costs nothing.
+  const ingestLimit = app.rateLimit({
+    keyGenerator: (request) => `ingest:${request.apiKey?.id ?? 'anonymous'}`,
+  }) as onRequestAsyncHookHandler;
 
   // The plugin reports the reset as seconds from now; clients want the UNIX time it happens,
   // consistent with the response's Date (some subtract one from the other).
@@ -72,6 +83,11 @@ export async function registerRateLimits(
   };
 
   app.addHook('onRoute', (route) => {
+    if (route.config?.budget === 'ingest') {
+      route.onRequest = [...asArray(route.onRequest), ingestLimit];
+      route.onSend = [...asArray(route.onSend), rewriteReset];
+      return;
+    }
     if (!options.isKeyed(route)) return;
     route.preHandler = [...asArray(route.preHandler), limit];
     route.onSend = [...asArray(route.onSend), rewriteReset];

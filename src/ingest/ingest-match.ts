@@ -1,46 +1,52 @@
 /**
- * Ingest of one finished match: validate (nothing is stored for invalid input), resolve its
- * season, store the gzip telemetry file, then write the match and everything derived from it
- * in one transaction, the rendered match document included. Ingesting a stored match again
- * changes nothing.
+ * Ingest of one finished match, the function every way data enters ends in: validate (nothing
+ * is stored for invalid input), resolve its season, store the gzip telemetry file, then write the
+ * match and everything derived from it in one transaction, the rendered match document included.
+ * Ingesting a stored match again changes nothing — except that a match stored without telemetry
+ * takes the telemetry file it now comes with.
  */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import type { BlobStore } from '../blobs/blob-store.ts';
-import type { Clock } from '../clock.ts';
-import type { Config } from '../config.ts';
-import {
-  canonicalMatchDocumentVariant,
-  matchDocumentVariantKey,
-} from '../presenters/match-document.ts';
+import { canonicalMatchDocumentVariant, documentEtag } from '../presenters/match-document.ts';
 import { telemetryPath } from '../presenters/telemetry-url.ts';
-import { findTelemetryKey, matchExists, writeIngestedMatch } from '../store/ingest-writes.ts';
-import { renderStoredDocument } from '../store/match-documents.ts';
-import type { Store } from '../store/store.ts';
-import { IngestError } from './ingest-error.ts';
+import { findStoredMatch, writeIngestedMatch, type StoredMatch } from '../store/ingest-writes.ts';
+import { RECORDED_DOCUMENT } from '../store/match-documents.ts';
+import type { MatchDocumentsTable } from '../store/schema.ts';
+import { attachTelemetryFile } from './attach-telemetry.ts';
+import { IngestError, MatchNotStoredError } from './ingest-error.ts';
+import type { IngestDeps, IngestResult } from './ingest-deps.ts';
+import { renderDocumentRow } from './load-match-document.ts';
 import { ingestRows, matchRecord } from './match-rows.ts';
 import { resolveMatchSeasons } from './match-seasons.ts';
+import { readTelemetryFile, telemetryFileOfEvents, type TelemetryFile } from './telemetry-file.ts';
 import { validateMatchInput } from './validate-match.ts';
 
-export interface IngestDeps {
-  store: Store;
-  blobs: BlobStore;
-  config: Pick<Config, 'publicBaseUrl' | 'telemetryBaseUrl' | 'retentionDays' | 'shardAliases'>;
-  clock: Clock;
-}
-
-export type IngestResult = { status: 'ingested' | 'duplicate'; matchId: string };
-
+export type { IngestDeps, IngestResult };
 export { IngestError };
 
 const gzip = promisify(zlib.gzip);
 
+export interface IngestOptions {
+  /**
+   * The match's telemetry file as given (gzip or JSON bytes), or already read; stored byte for
+   * byte. Not together with events inline in the input.
+   */
+  telemetry?: Buffer | TelemetryFile;
+  /** The recorded JSON:API document the input was read from, exactly as recorded. */
+  recorded?: Buffer;
+}
+
 /**
- * Validates and stores one match. Throws IngestError (and stores nothing) for invalid input;
- * returns 'duplicate' without changing anything when the match id is already stored.
+ * Validates and stores one match. Throws IngestError (and stores nothing) for invalid input,
+ * TelemetryConflictError when a stored match already has a different telemetry file.
  */
-export async function ingestMatch(deps: IngestDeps, input: unknown): Promise<IngestResult> {
+export async function ingestMatch(
+  deps: IngestDeps,
+  input: unknown,
+  options: IngestOptions = {},
+): Promise<IngestResult> {
   const match = validateMatchInput(input, deps.clock.now(), deps.config);
+  const file = await telemetryFileOf(deps, match.input.telemetry, options.telemetry);
   const seasons = await resolveMatchSeasons(
     deps.store,
     match.platforms,
@@ -53,33 +59,23 @@ export async function ingestMatch(deps: IngestDeps, input: unknown): Promise<Ing
       `no season of ${match.input.platformShard} contains ${match.input.createdAt}`,
     );
   }
-  if (await matchExists(deps.store.db, match.input.id)) {
-    return { status: 'duplicate', matchId: match.input.id };
-  }
+  const stored = await findStoredMatch(deps.store.db, match.input.id);
+  if (stored !== null) return settleStored(deps, stored, file);
 
-  const record = matchRecord(match);
+  const record = matchRecord(match, file !== undefined);
   const variant = canonicalMatchDocumentVariant(match.input.platformShard, deps.config);
-  const document = await renderStoredDocument(record, variant);
+  const documents = [await renderDocumentRow(record, variant, options.recorded ?? null)];
+  if (options.recorded)
+    documents.push(await recordedRow(match.input.id, match.createdAt, options.recorded));
 
   let telemetryKey: string | null = null;
-  if (match.input.telemetry) {
+  if (file) {
     telemetryKey = telemetryBlobKey(match.input.platformShard, match.assetCreatedAt, match.assetId);
-    await deps.blobs.put(
-      telemetryKey,
-      await gzip(Buffer.from(JSON.stringify(match.input.telemetry))),
-    );
+    await deps.blobs.put(telemetryKey, file.gzip);
   }
-
   const rows = ingestRows(match, record, seasons, {
     telemetryKey,
-    document: {
-      match_id: match.input.id,
-      variant: matchDocumentVariantKey(variant),
-      etag: document.etag,
-      body: document.body,
-      body_gzip: document.bodyGzip,
-      created_at: match.createdAt,
-    },
+    documents,
     now: deps.clock.now(),
   });
 
@@ -90,11 +86,79 @@ export async function ingestMatch(deps: IngestDeps, input: unknown): Promise<Ing
     if (telemetryKey) await discardTelemetry(deps, match.input.id, telemetryKey);
     throw error;
   }
-  // Another ingest of the same match won the race: its file is the one kept.
-  if (status === 'duplicate' && telemetryKey) {
-    await discardTelemetry(deps, match.input.id, telemetryKey);
+  if (status === 'duplicate') {
+    // Another ingest of the same match committed first: settle against what it stored.
+    const winner = await findStoredMatch(deps.store.db, match.input.id);
+    if (winner === null) throw new MatchNotStoredError(match.input.id);
+    if (telemetryKey && winner.telemetryKey !== null) {
+      await discardTelemetry(deps, match.input.id, telemetryKey);
+    }
+    return settleStored(deps, winner, file);
   }
-  return { status, matchId: match.input.id };
+  return {
+    status: 'ingested',
+    matchId: match.input.id,
+    platform: match.input.platformShard,
+    telemetry: file !== undefined,
+  };
+}
+
+/**
+ * Telemetry for a stored match, by id (`PUT /ingest/matches/:id/telemetry`): the file as given
+ * (gzip or JSON bytes). See attach-telemetry.ts for what 'attached' and 'unchanged' mean.
+ */
+export async function attachTelemetry(
+  deps: IngestDeps,
+  matchId: string,
+  bytes: Buffer,
+): Promise<IngestResult> {
+  const stored = await findStoredMatch(deps.store.db, matchId);
+  if (stored === null) throw new MatchNotStoredError(matchId);
+  return settleStored(deps, stored, await readTelemetryFile(bytes, deps.config.ingestMaxBytes));
+}
+
+async function settleStored(
+  deps: IngestDeps,
+  stored: StoredMatch,
+  file: TelemetryFile | undefined,
+): Promise<IngestResult> {
+  const result = { matchId: stored.id, platform: stored.platform };
+  if (file === undefined) {
+    return { ...result, status: 'unchanged', telemetry: stored.telemetryKey !== null };
+  }
+  const key = telemetryBlobKey(stored.platform, stored.assetCreatedAt, stored.assetId);
+  const status = await attachTelemetryFile(deps, stored, file, key);
+  return { ...result, status, telemetry: true };
+}
+
+/** The telemetry file of a match: given inline as events, or as a file — not both. */
+async function telemetryFileOf(
+  deps: IngestDeps,
+  inline: unknown[] | undefined,
+  given: Buffer | TelemetryFile | undefined,
+): Promise<TelemetryFile | undefined> {
+  if (inline !== undefined && given !== undefined) {
+    throw new IngestError('telemetry', 'given twice: inline events and a telemetry file');
+  }
+  if (inline !== undefined) return telemetryFileOfEvents(inline);
+  if (given === undefined || !Buffer.isBuffer(given)) return given;
+  return readTelemetryFile(given, deps.config.ingestMaxBytes);
+}
+
+/** The row keeping a recorded document as it was given. */
+async function recordedRow(
+  matchId: string,
+  createdAt: number,
+  recorded: Buffer,
+): Promise<MatchDocumentsTable> {
+  return {
+    match_id: matchId,
+    variant: RECORDED_DOCUMENT,
+    etag: documentEtag(recorded),
+    body: recorded,
+    body_gzip: await gzip(recorded),
+    created_at: createdAt,
+  };
 }
 
 /**
@@ -104,8 +168,8 @@ export async function ingestMatch(deps: IngestDeps, input: unknown): Promise<Ing
  * own error is the one reported.
  */
 async function discardTelemetry(deps: IngestDeps, matchId: string, key: string): Promise<void> {
-  const stored = await findTelemetryKey(deps.store.db, matchId).catch(() => undefined);
-  if (stored === key) return;
+  const stored = await findStoredMatch(deps.store.db, matchId).catch(() => undefined);
+  if (stored?.telemetryKey === key) return;
   await deps.blobs.delete(key).catch(() => undefined);
 }
 

@@ -1,23 +1,25 @@
 /**
  * Ingest from files: one JSON file, every `*.json` / `*.json.gz` of a directory (sorted by
  * name), or standard input (`-`). A file holds one match in the ingest format, an array of them,
- * or a recorded JSON:API match document; a recorded document's telemetry is taken from a
- * sibling `<name>.telemetry.json[.gz]` or `<name>-telemetry.json[.gz]` when one exists. Clan and
- * player status inputs and recorded ranked and clan documents (ingest-entity.ts) are taken
- * alike, alone or among the items of an array. Every item gets its own result, and one refused
- * item does not stop the others.
+ * or a recorded JSON:API match document (kept as the file's bytes); a match's telemetry file is
+ * `--telemetry` (a single file only) or a sibling `<name>.telemetry.json[.gz]` or
+ * `<name>-telemetry.json[.gz]` when one exists. A match stored without telemetry takes the file
+ * it now comes with. Clan and player status inputs and recorded ranked and clan documents
+ * (ingest-entity.ts) are taken alike, alone or among the items of an array. Every item gets its
+ * own result, and one refused item does not stop the others.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
-import { IngestError, ingestMatch, type IngestDeps } from './ingest-match.ts';
-import { ingestEntity, isEntityItem } from './ingest-entity.ts';
-import { ingestRecordedMatch, isRecordedMatchDocument } from './recorded-match.ts';
+import type { IngestDeps, IngestResult } from './ingest-deps.ts';
+import { ingestContent, matchIdOf } from './ingest-content.ts';
+import { ingestEntity, isEntityItem, type EntityResult } from './ingest-entity.ts';
+import { isRecordedMatchDocument } from './recorded-match.ts';
+import { MATCH_FILE, decode, itemTexts, readStream, siblingTelemetry } from './source-files.ts';
 
 export interface IngestSourceOptions {
   /** Region for recorded documents that name none (see recorded-match.ts). */
   region?: string;
-  /** Telemetry file of the one recorded document `source` is (a single file only). */
+  /** Telemetry file of the one match `source` holds (a single file only). */
   telemetry?: string;
   /** Platform shard of recorded ranked and clan documents whose links.self names none. */
   platform?: string;
@@ -29,12 +31,11 @@ export interface IngestSourceOptions {
 
 /** The outcome of one match; `source` names its file (`matches.json[3]` for array items). */
 export type IngestSourceResult =
-  | { source: string; status: 'ingested' | 'duplicate'; matchId: string }
-  | { source: string; status: 'ingested' | 'duplicate'; kind: string; id: string }
+  | { source: string; status: IngestResult['status']; matchId: string }
+  | { source: string; status: EntityResult['status']; kind: string; id: string }
   | { source: string; status: 'error'; message: string; matchId?: string };
 
 const TELEMETRY_FILE = /[.-]telemetry\.json(\.gz)?$/;
-const MATCH_FILE = /\.json(\.gz)?$/;
 
 /** Ingests every match of a file, a directory or standard input (`-`). */
 export async function ingestPath(
@@ -49,7 +50,14 @@ export async function ingestPath(
   };
 
   if (source === '-') {
-    await ingestFile(deps, 'stdin', () => readStream(process.stdin), null, options, report);
+    await ingestFile(
+      deps,
+      'stdin',
+      () => readStream(process.stdin),
+      options.telemetry ?? null,
+      options,
+      report,
+    );
     return results;
   }
   let files: string[];
@@ -73,7 +81,7 @@ export async function ingestPath(
     report({
       source,
       status: 'error',
-      message: 'a telemetry file goes with a single recorded match document, not a directory',
+      message: 'a telemetry file goes with a single match file, not a directory',
     });
     return results;
   }
@@ -91,8 +99,8 @@ async function ingestFile(
   options: IngestSourceOptions,
   report: (result: IngestSourceResult) => void,
 ): Promise<void> {
-  let content: unknown;
   let raw: Buffer;
+  let content: unknown;
   try {
     raw = decode(await read());
     content = JSON.parse(raw.toString('utf8'));
@@ -107,63 +115,53 @@ async function ingestFile(
 
   if (Array.isArray(content)) {
     if (telemetryFile) {
-      report({
-        source,
-        status: 'error',
-        message: 'a telemetry file goes with a single recorded match document',
-      });
+      report({ source, status: 'error', message: 'a telemetry file goes with a single match' });
       return;
     }
+    const keepsBytes = (item: unknown) => isRecordedMatchDocument(item) || isEntityItem(item);
+    const texts = content.some(keepsBytes) ? itemTexts(raw) : [];
     for (const [index, item] of content.entries()) {
+      const text = texts[index];
       report(
-        await ingestOne(
-          deps,
-          `${source}[${index}]`,
-          item,
-          () => Promise.resolve(undefined),
-          options,
-        ),
+        await ingestOne(deps, `${source}[${index}]`, item, options, {
+          ...(text === undefined ? {} : { raw: Buffer.from(text) }),
+          ...(options.region ? { region: options.region } : {}),
+        }),
       );
     }
     return;
   }
-  const telemetry = async (): Promise<Buffer | undefined> => {
-    const file = telemetryFile ?? (source === 'stdin' ? null : await siblingTelemetry(source));
-    return file === null ? undefined : fs.readFile(file);
-  };
-  if (telemetryFile && !isRecordedMatchDocument(content)) {
-    report({
-      source,
-      status: 'error',
-      message: 'a telemetry file goes with a recorded match document',
-    });
+  const telemetry = telemetryFile ?? (source === 'stdin' ? null : await siblingTelemetry(source));
+  let telemetryBytes: Buffer | undefined;
+  try {
+    telemetryBytes = telemetry === null ? undefined : await fs.readFile(telemetry);
+  } catch (error) {
+    report({ source, status: 'error', message: (error as Error).message });
     return;
   }
-  report(await ingestOne(deps, source, content, telemetry, options, raw));
+  report(
+    await ingestOne(deps, source, content, options, {
+      raw,
+      ...(telemetryBytes ? { telemetry: telemetryBytes } : {}),
+      ...(options.region ? { region: options.region } : {}),
+    }),
+  );
 }
 
 async function ingestOne(
   deps: IngestDeps,
   source: string,
   item: unknown,
-  telemetry: () => Promise<Buffer | undefined>,
-  options: IngestSourceOptions,
-  raw?: Buffer,
+  sourceOptions: IngestSourceOptions,
+  options: NonNullable<Parameters<typeof ingestContent>[2]>,
 ): Promise<IngestSourceResult> {
-  if (isEntityItem(item)) return ingestEntityFrom(deps, source, item, options, raw);
-  const recorded = isRecordedMatchDocument(item);
-  const matchId = idOf(item, recorded);
+  if (isEntityItem(item)) return ingestEntityFrom(deps, source, item, sourceOptions, options.raw);
+  const matchId = matchIdOf(item);
   try {
-    const result = recorded
-      ? await ingestRecordedMatch(deps, item, {
-          ...(await telemetry().then((t) => (t ? { telemetry: t } : {}))),
-          ...(options.region ? { region: options.region } : {}),
-        })
-      : await ingestMatch(deps, item);
+    const result = await ingestContent(deps, item, options);
     return { source, status: result.status, matchId: result.matchId };
   } catch (error) {
-    const message =
-      error instanceof IngestError ? error.message : `${(error as Error).message ?? error}`;
+    const message = error instanceof Error ? error.message : String(error);
     return { source, status: 'error', message, ...(matchId ? { matchId } : {}) };
   }
 }
@@ -184,46 +182,10 @@ async function ingestEntityFrom(
     });
     return { source, status, kind, id };
   } catch (error) {
-    const message =
-      error instanceof IngestError ? error.message : `${(error as Error).message ?? error}`;
-    return { source, status: 'error', message };
+    return {
+      source,
+      status: 'error',
+      message: error instanceof Error ? error.message : String(error),
+    };
   }
-}
-
-function idOf(item: unknown, recorded: boolean): string | undefined {
-  const holder = recorded ? (item as { data: { id?: unknown } }).data : item;
-  const id =
-    typeof holder === 'object' && holder !== null ? (holder as { id?: unknown }).id : undefined;
-  return typeof id === 'string' ? id : undefined;
-}
-
-/** `<name>.telemetry.json[.gz]` or `<name>-telemetry.json[.gz]` beside `<name>.json[.gz]`, if present. */
-async function siblingTelemetry(file: string): Promise<string | null> {
-  const base = file.replace(MATCH_FILE, '');
-  for (const suffix of [
-    '.telemetry.json',
-    '.telemetry.json.gz',
-    '-telemetry.json',
-    '-telemetry.json.gz',
-  ]) {
-    try {
-      await fs.access(base + suffix);
-      return base + suffix;
-    } catch {
-      // not this spelling
-    }
-  }
-  return null;
-}
-
-/** File bytes, gunzipped when they start with the gzip magic bytes. */
-function decode(bytes: Buffer): Buffer {
-  return bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes;
-}
-
-async function readStream(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream)
-    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks);
 }

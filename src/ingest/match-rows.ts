@@ -20,8 +20,8 @@ export const DEFAULT_TITLE_ID = 'bluehole-pubg';
 /** seasonState when the input leaves it out: a match is played while its season is in progress. */
 export const DEFAULT_SEASON_STATE = 'progress';
 
-/** The match as its document shows it. */
-export function matchRecord(match: ValidMatch): MatchRecord {
+/** The match as its document shows it; `hasTelemetry` when its telemetry file is stored. */
+export function matchRecord(match: ValidMatch, hasTelemetry: boolean): MatchRecord {
   const m = match.input;
   const members: string[][] = m.rosters.map(() => []);
   for (const p of match.participants) members[p.rosterIndex]!.push(p.id);
@@ -38,6 +38,7 @@ export function matchRecord(match: ValidMatch): MatchRecord {
     titleId: m.titleId ?? DEFAULT_TITLE_ID,
     assetId: match.assetId,
     assetCreatedAt: match.assetCreatedAt,
+    hasTelemetry,
     rosters: m.rosters.map((roster, r) => ({
       id: match.rosterIds[r]!,
       teamId: roster.teamId,
@@ -62,9 +63,9 @@ export function ingestRows(
   match: ValidMatch,
   record: MatchRecord,
   seasons: ReadonlyMap<Platform, string>,
-  extra: { telemetryKey: string | null; document: MatchDocumentsTable; now: number },
+  extra: { telemetryKey: string | null; documents: MatchDocumentsTable[]; now: number },
 ): IngestedMatchRows {
-  const { telemetryKey, document, now } = extra;
+  const { telemetryKey, documents, now } = extra;
   const m = match.input;
   const isCustom = m.isCustomMatch ? 1 : 0;
   const counted = countsTowardSeasonStats(m);
@@ -141,7 +142,7 @@ export function ingestRows(
     seasonStats,
     ranked: rankedAdditions(match, seasons),
     tournament: m.tournamentId ? { id: m.tournamentId, createdAt: match.createdAt } : null,
-    document,
+    documents,
     now,
   };
 }

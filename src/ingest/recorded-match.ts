@@ -1,9 +1,11 @@
 /**
  * Recorded match documents: a JSON:API match document as the real service served it (any era,
  * 2018 on) becomes a match in the ingest format, keeping its match, roster, participant and
- * asset ids, so archived documents and their telemetry can be served again.
+ * asset ids, so archived documents and their telemetry can be served again. The document itself
+ * is stored as recorded and served byte for byte, links aside (recorded-match-document.ts).
  *
- * What older documents lack is filled in, by these rules:
+ * A document must carry every member its era's documents carry (recorded-members.ts); what
+ * older eras lack is filled in, by these rules:
  * - the region: a platform-region `shardId` (2018 documents), else the `MatchId` of the
  *   telemetry's LogMatchDefinition (`match.bro.official.pc-2018-04.steam.squad-fpp.eu.…` → pc-eu),
  *   else the shard segment of the asset's telemetry URL when it names a region, else the
@@ -13,51 +15,24 @@
  * - `matchType` (from late 2019): `custom` for custom matches, else `official`;
  *   `isCustomMatch` (from mid 2018): false; `seasonState` (from late 2018): the telemetry's,
  *   else `closed`;
- * - participant stats a document lacks (`swimDistance` before mid 2018) count as 0, and the
- *   keys removed in 2019 (`killPoints`, `winPoints`, `rankPoints` …) are dropped;
- * - roster members missing from `included` are skipped, and rosters left empty dropped.
+ * - rosters and participants as recorded-rosters.ts describes.
  */
-import { gunzipSync } from 'node:zlib';
-import { VENDOR_SHARD_ALIASES, resolveShard, type Platform } from '../domain/shards.ts';
-import { IngestError, ingestMatch, type IngestDeps, type IngestResult } from './ingest-match.ts';
+import { VENDOR_SHARD_ALIASES, resolveShard } from '../domain/shards.ts';
+import { IngestError } from './ingest-error.ts';
+import { ingestMatch, type IngestDeps, type IngestResult } from './ingest-match.ts';
+import type { MatchInput } from './match-input.ts';
+import { checkRecordedMembers } from './recorded-members.ts';
 import { recordedMatchRegion } from './recorded-region.ts';
-import type {
-  MatchInput,
-  ParticipantInput,
-  RosterInput,
-  TelemetryEventInput,
-} from './match-input.ts';
+import { recordedRosters } from './recorded-rosters.ts';
+import { readTelemetryFile } from './telemetry-file.ts';
 
 /** The map every platform had in early 2018, for documents of that time that name none. */
 export const FALLBACK_MAP_NAME = 'Erangel_Main';
 /** seasonState of documents from before the attribute existed: their seasons are long over. */
 export const FALLBACK_SEASON_STATE = 'closed';
 
-const STAT_NUMBERS = [
-  'DBNOs',
-  'assists',
-  'boosts',
-  'damageDealt',
-  'headshotKills',
-  'heals',
-  'killPlace',
-  'killStreaks',
-  'kills',
-  'longestKill',
-  'revives',
-  'rideDistance',
-  'roadKills',
-  'swimDistance',
-  'teamKills',
-  'timeSurvived',
-  'vehicleDestroys',
-  'walkDistance',
-  'weaponsAcquired',
-  'winPlace',
-] as const;
-
 export interface RecordedMatchOptions {
-  /** The match's telemetry events, when recorded too. */
+  /** The match's telemetry events, when recorded too (they may name its region and map). */
   telemetry?: unknown[];
   /** Platform-region shard to use when neither the document nor its telemetry names one. */
   region?: string;
@@ -82,6 +57,7 @@ export function matchInputFromDocument(
   if (!isRecordedMatchDocument(document)) {
     throw new IngestError('data/type', 'not a JSON:API match document');
   }
+  checkRecordedMembers(document);
   const data = document.data as Json;
   const attributes = isObject(data.attributes) ? data.attributes : {};
   const included = Array.isArray(document.included) ? document.included.filter(isObject) : [];
@@ -129,7 +105,7 @@ export function matchInputFromDocument(
       (typeof definition?.SeasonState === 'string'
         ? definition.SeasonState
         : FALLBACK_SEASON_STATE)) as MatchInput['seasonState'],
-    rosters: rostersOf(data, included, platform, aliases),
+    rosters: recordedRosters(data, included, platform, aliases),
   };
   if (typeof attributes.titleId === 'string' && attributes.titleId !== '') {
     input.titleId = attributes.titleId;
@@ -140,42 +116,49 @@ export function matchInputFromDocument(
       input.telemetryCreatedAt = assetAttributes.createdAt;
     }
   }
-  if (telemetry) input.telemetry = telemetry as TelemetryEventInput[];
   return input;
 }
 
+/** What comes with a recorded document besides the document. */
+export interface RecordedIngestOptions {
+  /** Its telemetry file as recorded (gzip or JSON bytes), stored byte for byte. */
+  telemetry?: Buffer;
+  /** Platform-region shard for documents that name none (see the file comment). */
+  region?: string;
+  /**
+   * The document's bytes exactly as recorded (JSON text), kept and served as such; without
+   * them, the JSON of `document` is what was given.
+   */
+  raw?: Buffer;
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /**
- * Ingests a recorded match document; `telemetry` is its telemetry file as recorded (gzip or
- * plain JSON).
+ * Ingests a recorded match document through ingestMatch, keeping the document and its
+ * telemetry file byte for byte. A match stored without telemetry gets the file now ('attached').
  */
 export async function ingestRecordedMatch(
   deps: IngestDeps,
   document: unknown,
-  options: { telemetry?: Buffer; region?: string } = {},
+  options: RecordedIngestOptions = {},
 ): Promise<IngestResult> {
-  const telemetry = options.telemetry === undefined ? undefined : parseTelemetry(options.telemetry);
+  const file =
+    options.telemetry === undefined
+      ? undefined
+      : await readTelemetryFile(options.telemetry, deps.config.ingestMaxBytes);
   const input = matchInputFromDocument(document, {
-    ...(telemetry ? { telemetry } : {}),
+    ...(file ? { telemetry: file.events } : {}),
     ...(options.region ? { region: options.region } : {}),
     aliases: deps.config.shardAliases,
   });
-  return ingestMatch(deps, input);
-}
-
-/** A telemetry file's events; gzip is recognised by its magic bytes. */
-export function parseTelemetry(bytes: Buffer): unknown[] {
-  let events: unknown;
+  const recorded = options.raw ?? Buffer.from(JSON.stringify(document));
   try {
-    const text =
-      bytes[0] === 0x1f && bytes[1] === 0x8b
-        ? gunzipSync(bytes).toString('utf8')
-        : bytes.toString('utf8');
-    events = JSON.parse(text);
-  } catch (error) {
-    throw new IngestError('telemetry', `not a readable JSON file (${(error as Error).message})`);
+    UTF8.decode(recorded);
+  } catch {
+    throw new IngestError('', 'the document is not valid UTF-8 text');
   }
-  if (!Array.isArray(events)) throw new IngestError('telemetry', 'expected a JSON array of events');
-  return events;
+  return ingestMatch(deps, input, { ...(file ? { telemetry: file } : {}), recorded });
 }
 
 function findAsset(data: Json, included: Json[]): Json | undefined {
@@ -186,73 +169,6 @@ function findAsset(data: Json, included: Json[]): Json | undefined {
       : [];
   const id = assets.find(isObject)?.id;
   return included.find((r) => r.type === 'asset' && (id === undefined || r.id === id));
-}
-
-function rostersOf(
-  data: Json,
-  included: Json[],
-  platform: Platform,
-  aliases: Readonly<Record<string, string>>,
-): RosterInput[] {
-  const participants = new Map<unknown, Json>();
-  const rosters = new Map<unknown, Json>();
-  for (const resource of included) {
-    if (resource.type === 'participant') participants.set(resource.id, resource);
-    if (resource.type === 'roster') rosters.set(resource.id, resource);
-  }
-  const relationships = isObject(data.relationships) ? data.relationships : {};
-  const listed =
-    isObject(relationships.rosters) && Array.isArray(relationships.rosters.data)
-      ? relationships.rosters.data.filter(isObject).map((ref) => ref.id)
-      : [...rosters.keys()];
-
-  const result: RosterInput[] = [];
-  for (const rosterId of listed) {
-    const roster = rosters.get(rosterId);
-    if (roster === undefined) continue;
-    const attributes = isObject(roster.attributes) ? roster.attributes : {};
-    const stats = isObject(attributes.stats) ? attributes.stats : {};
-    const rel = isObject(roster.relationships) ? roster.relationships : {};
-    const refs =
-      isObject(rel.participants) && Array.isArray(rel.participants.data)
-        ? rel.participants.data
-        : [];
-    const members = refs
-      .filter(isObject)
-      .map((ref) => participants.get(ref.id))
-      .filter((p): p is Json => p !== undefined)
-      .map((p) => participantOf(p, platform, aliases));
-    if (members.length === 0) continue;
-    result.push({
-      id: roster.id as string,
-      teamId: stats.teamId as number,
-      rank: stats.rank as number,
-      won: attributes.won === 'true' || attributes.won === true,
-      participants: members,
-    });
-  }
-  return result;
-}
-
-function participantOf(
-  resource: Json,
-  platform: Platform,
-  aliases: Readonly<Record<string, string>>,
-): ParticipantInput {
-  const attributes = isObject(resource.attributes) ? resource.attributes : {};
-  const recorded = isObject(attributes.stats) ? attributes.stats : {};
-  const stats: Record<string, unknown> = {};
-  for (const key of STAT_NUMBERS) stats[key] = recorded[key] ?? 0;
-  stats.deathType = recorded.deathType;
-  const participant: ParticipantInput = {
-    id: resource.id as string,
-    playerId: recorded.playerId as string,
-    name: recorded.name as string,
-    stats: stats as ParticipantInput['stats'],
-  };
-  const own = resolveShard(String(attributes.shardId ?? ''), aliases)?.platform;
-  if (own !== undefined && own !== platform) participant.shardId = own;
-  return participant;
 }
 
 /** The map a telemetry file names (`common.mapName` or LogMatchStart's `mapName`), if any. */

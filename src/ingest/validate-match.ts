@@ -55,6 +55,7 @@ export function validateMatchInput(
     throw new IngestError(error?.path.slice(1) ?? '', error?.message ?? 'invalid match');
   }
   const match = input;
+  if (match.titleId !== undefined) checkStorable(match.titleId, 'titleId');
   const platform = match.platformShard;
   if (REGION_PLATFORM[match.regionShard] !== platform) {
     throw new IngestError(
@@ -99,6 +100,7 @@ export function validateMatchInput(
     rosterIds.push(rosterId);
     roster.participants.forEach((participant, p) => {
       const path = `rosters/${r}/participants/${p}`;
+      checkStorable(participant.name, `${path}/name`);
       const id = participant.id ?? uuidV5(`${match.id}:participant:${r}:${p}`, ID_NAMESPACE);
       claim(seenIds, id.toLowerCase(), `${path}/id`, 'id');
       claim(seenPlayers, participant.playerId, `${path}/playerId`, 'player');
@@ -117,6 +119,18 @@ export function validateMatchInput(
     participants,
     platforms: [...platforms],
   };
+}
+
+/**
+ * Refuses free text no database stores as given: PostgreSQL rejects a NUL in text outright, and
+ * an unpaired surrogate has no UTF-8 form (it would be stored as U+FFFD). Every other field is
+ * held to a pattern by the schema.
+ */
+function checkStorable(value: string, field: string): void {
+  if (value.includes('\0')) throw new IngestError(field, 'contains a NUL character');
+  if (!(value as unknown as { isWellFormed(): boolean }).isWellFormed()) {
+    throw new IngestError(field, 'contains an unpaired surrogate (not valid Unicode text)');
+  }
 }
 
 function parseTimestamp(value: string, field: string): number {

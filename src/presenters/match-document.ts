@@ -1,8 +1,9 @@
 /**
  * The JSON:API match document (REFERENCE §3.9): the match, its rosters, participants and the one
- * telemetry asset. A match never changes, so its document is rendered once per variant and served
- * as bytes; rendering concatenates pre-escaped pieces instead of building and stringifying an
- * object tree, which is several times faster for a 100-participant match.
+ * telemetry asset. A document changes at most once — when the telemetry of a match stored
+ * without it arrives — so it is rendered once per variant and served as bytes; rendering
+ * concatenates pre-escaped pieces instead of building and stringifying an object tree, which is
+ * several times faster for a 100-participant match.
  */
 import type { ParticipantCounters } from '../domain/stats.ts';
 import crypto from 'node:crypto';
@@ -24,6 +25,11 @@ export interface MatchRecord {
   titleId: string;
   assetId: string;
   assetCreatedAt: number;
+  /**
+   * Whether the telemetry file is stored. Without it the document names no asset: a client is
+   * never handed a telemetry URL that answers 404 while the file is still on its way.
+   */
+  hasTelemetry: boolean;
   /** In the order the match lists them. */
   rosters: RosterRecord[];
   /** In document order. */
@@ -148,7 +154,7 @@ export function renderMatchDocument(match: MatchRecord, variant: MatchDocumentVa
   };
   const platformSpelling = spell(match.platform);
   const matchShard = q(platformSpelling);
-  const self = q(`${variant.publicBaseUrl}/shards/${variant.shard.spelling}/matches/${match.id}`);
+  const self = q(matchUrl(variant, match.id));
   const assetId = q(match.assetId);
 
   const included: string[] = [];
@@ -168,16 +174,18 @@ export function renderMatchDocument(match: MatchRecord, variant: MatchDocumentVa
         `"relationships":{"team":{"data":null},"participants":{"data":[${members}]}}}`,
     );
   }
-  const url = telemetryUrl(
-    variant.telemetryBaseUrl,
-    match.platform,
-    match.assetCreatedAt,
-    match.assetId,
-  );
-  included.push(
-    `{"type":"asset","id":${assetId},"attributes":{"name":"telemetry","description":"",` +
-      `"createdAt":"${isoSeconds(match.assetCreatedAt)}","URL":${q(url)}}}`,
-  );
+  if (match.hasTelemetry) {
+    const url = telemetryUrl(
+      variant.telemetryBaseUrl,
+      match.platform,
+      match.assetCreatedAt,
+      match.assetId,
+    );
+    included.push(
+      `{"type":"asset","id":${assetId},"attributes":{"name":"telemetry","description":"",` +
+        `"createdAt":"${isoSeconds(match.assetCreatedAt)}","URL":${q(url)}}}`,
+    );
+  }
 
   return (
     `{"data":{"type":"match","id":${q(match.id)},"attributes":{` +
@@ -186,10 +194,15 @@ export function renderMatchDocument(match: MatchRecord, variant: MatchDocumentVa
     `"isCustomMatch":${match.isCustomMatch ? 'true' : 'false'},"seasonState":${q(match.seasonState)},` +
     `"shardId":${matchShard},"titleId":${q(match.titleId)},"stats":null,"tags":null},` +
     `"relationships":{"rosters":{"data":[${rosterRefs.join(',')}]},` +
-    `"assets":{"data":[{"type":"asset","id":${assetId}}]}},` +
+    `"assets":{"data":[${match.hasTelemetry ? `{"type":"asset","id":${assetId}}` : ''}]}},` +
     `"links":{"self":${self},"schema":""}},` +
     `"included":[${included.join(',')}],"links":{"self":${self}},"meta":{}}`
   );
+}
+
+/** The match's URL on this service, spelled as the variant's request spelled its shard. */
+export function matchUrl(variant: MatchDocumentVariant, matchId: string): string {
+  return `${variant.publicBaseUrl}/shards/${variant.shard.spelling}/matches/${matchId}`;
 }
 
 /** The strong ETag of a rendered body: its SHA-1, base64url, quoted. */

@@ -5,9 +5,19 @@ import { announceChanges } from './changes.ts';
 /** The change feed kind of API keys: revoking one announces its id (src/store/change-feed.ts). */
 export const API_KEY_CHANGES = 'api_key';
 
+/**
+ * What a key may do: `read` keys call the read API (players, seasons, stats …); `ingest` keys
+ * only push matches and telemetry (`/ingest/…`). A game server's key can then never read, and a
+ * leaked read key can never write.
+ */
+export const API_KEY_SCOPES = ['read', 'ingest'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
 export interface ApiKey {
   id: string;
   name: string;
+  scope: ApiKeyScope;
+  /** Requests per minute, counted against the budget of the key's scope. */
   ratePerMinute: number;
   createdAt: number;
   revokedAt: number | null;
@@ -29,7 +39,14 @@ export function generateApiKey(): string {
  */
 export async function createApiKey(
   db: Db,
-  options: { name: string; ratePerMinute: number; now: number; key?: string },
+  options: {
+    name: string;
+    ratePerMinute: number;
+    now: number;
+    key?: string;
+    /** Default 'read'. */
+    scope?: ApiKeyScope;
+  },
 ): Promise<{ key: string; record: ApiKey }> {
   const key = options.key ?? generateApiKey();
   const keyHash = hashApiKey(key);
@@ -38,6 +55,7 @@ export async function createApiKey(
   const record: ApiKey = {
     id: `key_${crypto.randomBytes(6).toString('hex')}`,
     name: options.name,
+    scope: options.scope ?? 'read',
     ratePerMinute: options.ratePerMinute,
     createdAt: options.now,
     revokedAt: null,
@@ -51,6 +69,7 @@ export async function createApiKey(
       rate_per_minute: record.ratePerMinute,
       created_at: record.createdAt,
       revoked_at: null,
+      scope: record.scope,
     })
     .execute();
   return { key, record };
@@ -59,6 +78,7 @@ export async function createApiKey(
 type ApiKeyRow = {
   id: string;
   name: string;
+  scope: string;
   rate_per_minute: number;
   created_at: number;
   revoked_at: number | null;
@@ -67,12 +87,14 @@ type ApiKeyRow = {
 const toApiKey = (row: ApiKeyRow): ApiKey => ({
   id: row.id,
   name: row.name,
+  // Guards compare for equality, so a value this release does not know grants nothing.
+  scope: row.scope as ApiKeyScope,
   ratePerMinute: row.rate_per_minute,
   createdAt: row.created_at,
   revokedAt: row.revoked_at,
 });
 
-const COLUMNS = ['id', 'name', 'rate_per_minute', 'created_at', 'revoked_at'] as const;
+const COLUMNS = ['id', 'name', 'scope', 'rate_per_minute', 'created_at', 'revoked_at'] as const;
 
 /** The key with this hash, revoked or not; null when unknown. */
 export async function findApiKeyByHash(db: Db, keyHash: string): Promise<ApiKey | null> {

@@ -39,7 +39,8 @@ export interface IngestedMatchRows {
   /** Ranked results of the match's players (empty unless it is ranked play). */
   ranked: RankedAddition[];
   tournament: { id: string; createdAt: number } | null;
-  document: MatchDocumentsTable;
+  /** The rendered canonical document, and the recorded one when the match came as one. */
+  documents: MatchDocumentsTable[];
   /** Epoch ms written as `updated_at` of changed aggregates. */
   now: number;
 }
@@ -81,34 +82,53 @@ export async function writeIngestedMatch(
     if (rows.tournament) await upsertTournament(trx, rows.tournament);
     await trx
       .insertInto('match_documents')
-      .values(rows.document)
+      .values(rows.documents)
       .onConflict((oc) => oc.columns(['match_id', 'variant']).doNothing())
       .execute();
     return 'ingested';
   });
 }
 
-/** True when a match with this id is stored. */
-export async function matchExists(db: Db, matchId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('matches')
-    .select('id')
-    .where('id', '=', matchId)
-    .executeTakeFirst();
-  return row !== undefined;
+/** What ingest needs to know of a stored match to attach its telemetry. Times are epoch ms. */
+export interface StoredMatch {
+  id: string;
+  platform: string;
+  assetId: string;
+  assetCreatedAt: number;
+  /** Blob key of its telemetry file; null while the match has none. */
+  telemetryKey: string | null;
 }
 
-/** The blob key of a stored match's telemetry (null: none), or undefined when the match is absent. */
-export async function findTelemetryKey(
-  db: Db,
-  matchId: string,
-): Promise<string | null | undefined> {
+/** The stored match with this id, or null. */
+export async function findStoredMatch(db: Db, matchId: string): Promise<StoredMatch | null> {
   const row = await db
     .selectFrom('matches')
-    .select('telemetry_key')
+    .select(['id', 'platform', 'asset_id', 'asset_created_at', 'telemetry_key'])
     .where('id', '=', matchId)
     .executeTakeFirst();
-  return row === undefined ? undefined : row.telemetry_key;
+  if (row === undefined) return null;
+  return {
+    id: row.id,
+    platform: row.platform,
+    assetId: row.asset_id,
+    assetCreatedAt: row.asset_created_at,
+    telemetryKey: row.telemetry_key,
+  };
+}
+
+/**
+ * Records `key` as the telemetry file of a match that has none. Returns false, changing nothing,
+ * when the match has one (or is gone). Inside a transaction the claim holds the match's row
+ * until commit, so a concurrent claim waits and then sees the file.
+ */
+export async function claimTelemetryKey(db: Db, matchId: string, key: string): Promise<boolean> {
+  const result = await db
+    .updateTable('matches')
+    .set({ telemetry_key: key })
+    .where('id', '=', matchId)
+    .where('telemetry_key', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** Players enter unbanned and clanless; matches never change either (clan and player status inputs do). */

@@ -1,19 +1,24 @@
 /**
- * Rendered match documents: read a stored variant, or render it from the match's rows on first
- * request, store it and return it. Documents never change once rendered.
+ * Match documents as bytes: the rendered variants (shard spelling and base URLs) and, for a
+ * match that entered as a recorded document, that document exactly as recorded. Rendering is
+ * ingest's; the store only keeps and finds bytes.
+ *
+ * A variant row is keyed by the telemetry state it was rendered in (`<variant key>` with the
+ * file stored, `<variant key>|pending` without), and a read only takes the row of the match's
+ * current state: a render that races with the arrival of the telemetry can never be served
+ * afterwards, whatever order the writes land in.
  */
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
-import {
-  documentEtag,
-  matchDocumentVariantKey,
-  renderMatchDocument,
-  type MatchDocumentVariant,
-  type MatchRecord,
-} from '../presenters/match-document.ts';
-import type { Db, Store } from './store.ts';
+import type { MatchRecord } from '../presenters/match-document.ts';
+import type { MatchDocumentsTable } from './schema.ts';
+import type { Db } from './store.ts';
 
-const gzip = promisify(zlib.gzip);
+/** The `variant` of the row that keeps a recorded document as it was ingested. */
+export const RECORDED_DOCUMENT = 'recorded';
+
+/** The row variant of a document rendered in `variantKey` with or without the telemetry file. */
+export function documentRowVariant(variantKey: string, hasTelemetry: boolean): string {
+  return hasTelemetry ? variantKey : `${variantKey}|pending`;
+}
 
 /** A rendered match document as bytes, with the match facts a route needs to serve it. */
 export interface StoredMatchDocument {
@@ -25,63 +30,75 @@ export interface StoredMatchDocument {
   createdAt: number;
   /** The match's canonical platform. */
   platform: string;
-}
-
-/** Renders a document variant to its stored form: UTF-8 bytes, their gzip and ETag. */
-export async function renderStoredDocument(
-  match: MatchRecord,
-  variant: MatchDocumentVariant,
-): Promise<{ body: Buffer; bodyGzip: Buffer; etag: string }> {
-  const body = Buffer.from(renderMatchDocument(match, variant));
-  return { body, bodyGzip: await gzip(body), etag: documentEtag(body) };
+  /** False until the telemetry file is stored: the document will change once more. */
+  hasTelemetry: boolean;
 }
 
 /**
- * The document of a match in one variant, or null when the match is not stored. One indexed
- * read when the variant was rendered before; otherwise the match's rows are read (three
- * queries), rendered once and stored for the next request.
+ * The stored rendering of a variant in the match's current telemetry state (one indexed read),
+ * or null when none is stored yet (or the match is not).
  */
-export async function loadMatchDocument(
-  store: Store,
+export async function findMatchDocument(
+  db: Db,
   matchId: string,
-  variant: MatchDocumentVariant,
+  variantKey: string,
 ): Promise<StoredMatchDocument | null> {
-  const key = matchDocumentVariantKey(variant);
-  const stored = await store.db
+  const row = await db
     .selectFrom('match_documents as d')
     .innerJoin('matches as m', 'm.id', 'd.match_id')
-    .select(['d.etag', 'd.body', 'd.body_gzip', 'm.created_at', 'm.platform'])
+    .select(['d.etag', 'd.body', 'd.body_gzip', 'm.created_at', 'm.platform', 'm.telemetry_key'])
     .where('d.match_id', '=', matchId)
-    .where('d.variant', '=', key)
+    .where((eb) =>
+      eb(
+        'd.variant',
+        '=',
+        eb
+          .case()
+          .when('m.telemetry_key', 'is', null)
+          .then(documentRowVariant(variantKey, false))
+          .else(documentRowVariant(variantKey, true))
+          .end(),
+      ),
+    )
     .executeTakeFirst();
-  if (stored) {
-    return {
-      etag: stored.etag,
-      body: Buffer.from(stored.body),
-      bodyGzip: Buffer.from(stored.body_gzip),
-      createdAt: stored.created_at,
-      platform: stored.platform,
-    };
-  }
+  if (row === undefined) return null;
+  return {
+    etag: row.etag,
+    body: Buffer.from(row.body),
+    bodyGzip: Buffer.from(row.body_gzip),
+    createdAt: row.created_at,
+    platform: row.platform,
+    hasTelemetry: row.telemetry_key !== null,
+  };
+}
 
-  const match = await findMatchRecord(store.db, matchId);
-  // A match is only rendered for a shard of its own platform: nobody can fill the table with
-  // documents of shards the match does not belong to.
-  if (match === null || match.platform !== variant.shard.platform) return null;
-  const rendered = await renderStoredDocument(match, variant);
-  await store.db
+/** Stores a rendered (or recorded) document; a row already stored under its key stays. */
+export async function saveMatchDocument(db: Db, row: MatchDocumentsTable): Promise<void> {
+  await db
     .insertInto('match_documents')
-    .values({
-      match_id: matchId,
-      variant: key,
-      etag: rendered.etag,
-      body: rendered.body,
-      body_gzip: rendered.bodyGzip,
-      created_at: match.createdAt,
-    })
+    .values(row)
     .onConflict((oc) => oc.columns(['match_id', 'variant']).doNothing())
     .execute();
-  return { ...rendered, createdAt: match.createdAt, platform: match.platform };
+}
+
+/** Deletes every rendered variant of a match (the recorded document stays). */
+export async function deleteRenderedDocuments(db: Db, matchId: string): Promise<void> {
+  await db
+    .deleteFrom('match_documents')
+    .where('match_id', '=', matchId)
+    .where('variant', '<>', RECORDED_DOCUMENT)
+    .execute();
+}
+
+/** The match's document exactly as recorded, or null when it did not enter as one. */
+export async function findRecordedDocument(db: Db, matchId: string): Promise<Buffer | null> {
+  const row = await db
+    .selectFrom('match_documents')
+    .select('body')
+    .where('match_id', '=', matchId)
+    .where('variant', '=', RECORDED_DOCUMENT)
+    .executeTakeFirst();
+  return row === undefined ? null : Buffer.from(row.body);
 }
 
 /** A stored match with its rosters and participants in document order, or null when absent. */
@@ -125,6 +142,7 @@ export async function findMatchRecord(db: Db, matchId: string): Promise<MatchRec
     titleId: match.title_id,
     assetId: match.asset_id,
     assetCreatedAt: match.asset_created_at,
+    hasTelemetry: match.telemetry_key !== null,
     rosters: rosters.map((r) => ({
       id: r.id,
       teamId: r.team_id,

@@ -113,6 +113,8 @@ export interface ApiKeysTable {
   rate_per_minute: number;
   created_at: number;
   revoked_at: number | null;
+  /** 'read' or 'ingest' (src/store/api-keys.ts). */
+  scope: string;
 }
 
 /** Match documents rendered once per variant (shard spelling and base URLs), as bytes. */

@@ -100,7 +100,7 @@ test('a CLI ingest puts the telemetry in the bucket and the process exits', asyn
     BLOB_STORE_URL: `s3://${BUCKET}/cli`,
   });
   assert.equal(run.code, 0, run.stderr);
-  assert.match(run.stdout, /1 ingested or already stored, 0 refused/);
+  assert.match(run.stdout, /1 ingested, 0 given their telemetry, 0 unchanged, 0 refused/);
   const keys = await s3.list(BUCKET);
   assert.equal(keys.length, 1);
   assert.match(

@@ -118,7 +118,7 @@ test('ingest reports each file, refuses bad input by field, and is idempotent', 
 
     const again = await gamedata(dir, 'ingest', path.join(inbox, 'a-good.json'));
     assert.equal(again.exitCode, 0);
-    assert.match(again.out[0]!, /^duplicate /);
+    assert.match(again.out[0]!, /^unchanged /);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

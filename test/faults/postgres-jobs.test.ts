@@ -79,7 +79,8 @@ test(
       await assert.rejects(ingestMatch(deps, match), (error: unknown) => isStoreUnavailable(error));
 
       await db.allowConnections(true);
-      assert.deepEqual(await ingestMatch(deps, match), { status: 'ingested', matchId: match.id });
+      const ingested = await ingestMatch(deps, match);
+      assert.deepEqual([ingested.status, ingested.matchId], ['ingested', match.id]);
       await scheduler.tick();
       assert.deepEqual(
         log.info.map((line) => line.split(':')[0]),

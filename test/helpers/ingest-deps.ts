@@ -28,6 +28,7 @@ export const TEST_CONFIG = Object.freeze({
   telemetryBaseUrl: 'http://cdn.test',
   retentionDays: 14,
   shardAliases: VENDOR_SHARD_ALIASES,
+  ingestMaxBytes: 64 * 1024 * 1024,
 });
 
 const INGEST_TABLES = [

@@ -37,7 +37,12 @@ for (const database of testDatabases) {
           player: (seat) => (seat.index === 5 ? { playerId: 'ai.17', name: 'Bot17' } : {}),
         });
         const result = await ingestMatch(ctx.deps, input);
-        assert.deepEqual(result, { status: 'ingested', matchId: input.id });
+        assert.deepEqual(result, {
+          status: 'ingested',
+          matchId: input.id,
+          platform: 'pc-b',
+          telemetry: true,
+        });
 
         const counts = await ctx.rowCounts();
         assert.deepEqual(counts, {
@@ -261,7 +266,12 @@ for (const database of testDatabases) {
       const blobs = ctx.blobs();
       ctx.deps.clock.advance(3_600_000);
       const again = await ingestMatch(ctx.deps, { ...input, rosters: input.rosters.slice(0, 1) });
-      assert.deepEqual(again, { status: 'duplicate', matchId: input.id });
+      assert.deepEqual(again, {
+        status: 'unchanged',
+        matchId: input.id,
+        platform: 'pc-b',
+        telemetry: true,
+      });
       assert.deepEqual(await ctx.rowCounts(), counts);
       assert.deepEqual(
         await ctx.deps.store.db

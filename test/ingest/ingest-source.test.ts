@@ -34,6 +34,7 @@ function recorded(input: MatchInput): string {
       titleId: 'bluehole-pubg',
       assetId: testUuid(`${input.id}:asset`),
       assetCreatedAt: Date.parse(input.createdAt) + 1_900_000,
+      hasTelemetry: true,
       rosters: input.rosters.map((roster, r) => ({
         id: testUuid(`${input.id}:roster:${r}`),
         teamId: roster.teamId,
@@ -113,7 +114,7 @@ for (const database of testDatabases) {
 
       const again = await ingestPath(ctx.deps, path.join(dir, 'a.json'));
       assert.deepEqual(again, [
-        { source: path.join(dir, 'a.json'), status: 'duplicate', matchId: single.id },
+        { source: path.join(dir, 'a.json'), status: 'unchanged', matchId: single.id },
       ]);
     } finally {
       await ctx.close();

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { resolveShard, VENDOR_SHARD_ALIASES } from '../../src/domain/shards.ts';
+import { RECORDING_ERAS, recordingEraAt } from '../../src/domain/recording-eras.ts';
 import { IngestError, ingestMatch } from '../../src/ingest/ingest-match.ts';
 import {
   FALLBACK_MAP_NAME,
@@ -49,6 +50,7 @@ function recordedDocument(
     titleId: 'bluehole-pubg',
     assetId: '3202f4e8-3918-11f1-92c5-d6d68ddb6e17',
     assetCreatedAt: Date.parse(input.createdAt) + 1_950_000,
+    hasTelemetry: true,
     rosters: input.rosters.map((roster, r) => ({
       id: testUuid(`roster-${r}`),
       teamId: roster.teamId,
@@ -137,6 +139,8 @@ test('the region comes from the shard, the telemetry, the asset URL or the calle
 
 test('fields older documents lack are filled in, removed stats dropped', () => {
   const doc = recordedDocument('pc-eu');
+  // A launch-era document (spring 2018): none of these members existed yet.
+  doc.data.attributes.createdAt = '2018-04-10T20:00:00Z';
   for (const key of ['mapName', 'matchType', 'isCustomMatch', 'seasonState'])
     delete doc.data.attributes[key];
   for (const resource of doc.included as Json[]) {
@@ -189,6 +193,71 @@ test('fields older documents lack are filled in, removed stats dropped', () => {
   assert.equal(matchInputFromDocument(doc).matchType, 'custom');
 });
 
+test('a document missing a member its era carries is refused, the member named', () => {
+  const refusedAt = (doc: Json, field: RegExp, message = /carry it/): void => {
+    assert.throws(
+      () => matchInputFromDocument(doc, { region: 'pc-eu' }),
+      (error: unknown) =>
+        error instanceof IngestError && field.test(error.field) && message.test(error.message),
+    );
+  };
+  const participantIndex = (doc: Json): number =>
+    (doc.included as Json[]).findIndex((r) => r.type === 'participant');
+
+  const noKills = recordedDocument('steam');
+  const p = participantIndex(noKills);
+  delete noKills.included[p].attributes.stats.kills;
+  refusedAt(noKills, new RegExp(`^included/${p}/attributes/stats/kills$`), /since 2019-09-08/);
+  const nullKills = recordedDocument('steam');
+  nullKills.included[p].attributes.stats.kills = null;
+  refusedAt(nullKills, /stats\/kills$/);
+
+  // swimDistance: carried from mid 2018 on, not before.
+  const swim = recordedDocument('steam');
+  delete swim.included[p].attributes.stats.swimDistance;
+  swim.data.attributes.createdAt = '2018-08-01T10:00:00Z';
+  refusedAt(swim, /stats\/swimDistance$/, /since 2018-07-05/);
+  swim.data.attributes.createdAt = '2018-06-01T10:00:00Z';
+  const early = matchInputFromDocument(swim, { region: 'pc-eu' });
+  assert.equal(early.rosters[0]!.participants[0]!.stats.swimDistance, 0);
+
+  const noMatchType = recordedDocument('steam');
+  delete noMatchType.data.attributes.matchType;
+  refusedAt(noMatchType, /^data\/attributes\/matchType$/);
+  noMatchType.data.attributes.createdAt = '2019-04-28T23:44:38Z';
+  assert.equal(matchInputFromDocument(noMatchType, { region: 'pc-eu' }).matchType, 'official');
+
+  const noTeam = recordedDocument('steam');
+  const r = (noTeam.included as Json[]).findIndex((x) => x.type === 'roster');
+  delete noTeam.included[r].attributes.stats.teamId;
+  refusedAt(noTeam, new RegExp(`^included/${r}/attributes/stats/teamId$`));
+
+  const noAsset = recordedDocument('steam');
+  noAsset.included = (noAsset.included as Json[]).filter((x) => x.type !== 'asset');
+  refusedAt(noAsset, /^included$/, /asset/);
+  const noCreatedAt = recordedDocument('steam');
+  delete noCreatedAt.data.attributes.createdAt;
+  refusedAt(noCreatedAt, /^data\/attributes\/createdAt$/, /date-time/);
+});
+
+test('the era rules: each era carries what the one before did, boundaries included', () => {
+  assert.equal(recordingEraAt(Date.parse('2018-04-05T20:51:00Z')).name, 'launch');
+  assert.equal(recordingEraAt(Date.parse('2018-07-05T00:00:00Z')).name, 'custom-games');
+  assert.equal(recordingEraAt(Date.parse('2018-12-26T23:59:59Z')).name, 'custom-games');
+  assert.equal(recordingEraAt(Date.parse('2018-12-27T00:00:00Z')).name, 'seasons');
+  assert.equal(recordingEraAt(Date.parse('2026-04-15T21:45:33Z')).name, 'match-types');
+  for (const [i, era] of RECORDING_ERAS.entries()) {
+    const previous = RECORDING_ERAS[i - 1];
+    if (previous === undefined) continue;
+    for (const member of previous.matchAttributes) assert.ok(era.matchAttributes.includes(member));
+    for (const member of previous.participantStats) {
+      assert.ok(era.participantStats.includes(member));
+    }
+  }
+  assert.ok(RECORDING_ERAS.at(-1)!.participantStats.includes('kills'));
+  assert.equal(RECORDING_ERAS.at(-1)!.participantStats.length, 23);
+});
+
 test('anything but a match document is refused', () => {
   assert.throws(() => matchInputFromDocument({ data: { type: 'player' } }), IngestError);
   const doc = recordedDocument('stadia-na');
@@ -206,7 +275,12 @@ for (const database of testDatabases) {
       const result = await ingestRecordedMatch(ctx.deps, doc, {
         telemetry: zlib.gzipSync(JSON.stringify(events)),
       });
-      assert.deepEqual(result, { status: 'ingested', matchId: doc.data.id });
+      assert.deepEqual(result, {
+        status: 'ingested',
+        matchId: doc.data.id,
+        platform: 'pc-b',
+        telemetry: true,
+      });
       const match = await ctx.deps.store.db
         .selectFrom('matches')
         .selectAll()
@@ -217,8 +291,10 @@ for (const database of testDatabases) {
         `bluehole-pubg/pc-b/2026/11/20/12/32/${match.asset_id}-telemetry.json`,
       ]);
       assert.deepEqual(await ingestRecordedMatch(ctx.deps, doc, { region: 'pc-na' }), {
-        status: 'duplicate',
+        status: 'unchanged',
         matchId: doc.data.id,
+        platform: 'pc-b',
+        telemetry: true,
       });
     } finally {
       await ctx.close();
@@ -255,7 +331,8 @@ for (const database of testDatabases) {
         for (const file of fixtureFiles) {
           const doc = JSON.parse(fs.readFileSync(path.join(FIXTURES, file), 'utf8')) as Json;
           const result = await ingestRecordedMatch(ctx.deps, doc, { region: 'pc-na' });
-          assert.deepEqual(result, { status: 'ingested', matchId: doc.data.id }, file);
+          assert.equal(result.status, 'ingested', file);
+          assert.equal(result.matchId, doc.data.id, file);
 
           const included = doc.included as Json[];
           const members = new Set(
@@ -299,7 +376,7 @@ for (const database of testDatabases) {
       const doc = recordedDocument('pc-eu');
       const input = matchInputFromDocument(doc, { aliases: TEST_CONFIG.shardAliases });
       assert.equal((await ingestMatch(ctx.deps, input)).status, 'ingested');
-      assert.equal((await ingestRecordedMatch(ctx.deps, doc)).status, 'duplicate');
+      assert.equal((await ingestRecordedMatch(ctx.deps, doc)).status, 'unchanged');
     } finally {
       await ctx.close();
     }

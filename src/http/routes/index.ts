@@ -12,6 +12,7 @@ import { leaderboardRoutes } from './leaderboards.ts';
 import { sampleRoutes } from './samples.ts';
 import { rankedRoutes } from './ranked.ts';
 import { clanRoutes } from './clans.ts';
+import { ingestRoutes } from './ingest.ts';
 
 /** Every route module, registered in this order by `buildApp`. */
 export const ROUTES: Array<(app: FastifyInstance, context: RouteContext) => void> = [
@@ -27,4 +28,5 @@ export const ROUTES: Array<(app: FastifyInstance, context: RouteContext) => void
   sampleRoutes,
   rankedRoutes,
   clanRoutes,
+  ingestRoutes,
 ];

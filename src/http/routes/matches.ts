@@ -6,7 +6,7 @@ import {
   matchDocumentVariantKey,
   type MatchDocumentVariant,
 } from '../../presenters/match-document.ts';
-import { loadMatchDocument } from '../../store/match-documents.ts';
+import { loadMatchDocument } from '../../ingest/load-match-document.ts';
 import { DocumentCache } from '../document-cache.ts';
 import { notFound } from '../jsonapi.ts';
 import { unstorableCharacter } from '../input-guard.ts';
@@ -38,6 +38,11 @@ interface ServedMatch {
   platform: string;
   /** Epoch ms after which the match is past retention (Infinity: kept forever). */
   expiresAt: number;
+  /**
+   * False while the telemetry file is on its way: the document (without an asset) will change
+   * once, so it is neither cached here nor marked immutable for clients.
+   */
+  final: boolean;
   /** Cache-Control value, valid until `cacheControlUntil` (epoch ms). */
   cacheControl: string;
   cacheControlUntil: number;
@@ -51,10 +56,16 @@ interface CachedMatch {
 
 type MatchRequest = FastifyRequest<{ Params: { shard: string; matchId: string } }>;
 
+/** Cache-Control of a match document that will change once more (its telemetry is awaited). */
+const REVALIDATE = 'no-cache';
+
 /**
- * `GET /shards/:shard/matches/:matchId`: no key, no rate limit. The document is immutable, so it
- * is served as stored bytes — gzip as stored to clients that accept it — from a byte-bounded cache
- * in front of the store; a hot match costs no query, no JSON work and no compression.
+ * `GET /shards/:shard/matches/:matchId`: no key, no rate limit. A document with its telemetry
+ * asset never changes, so it is served as stored bytes — gzip as stored to clients that accept
+ * it — from a byte-bounded cache in front of the store; a hot match costs no query, no JSON work
+ * and no compression. A match whose telemetry is still awaited is read from the store on every
+ * request instead (one indexed read), so the document with its asset is served by every instance
+ * as soon as the file is attached.
  */
 export function matchRoutes(app: FastifyInstance, context: RouteContext): void {
   const { config, store, clock } = context;
@@ -103,9 +114,11 @@ export function matchRoutes(app: FastifyInstance, context: RouteContext): void {
             etagGzip: gzipEtag(document.etag),
             platform: document.platform,
             expiresAt: document.createdAt + retentionMs,
+            final: document.hasTelemetry,
             cacheControl: '',
             cacheControlUntil: 0,
           };
+          if (!served.final) return served;
           const cached = cache.get(matchId) ?? {
             variants: new Map<string, ServedMatch>(),
             bytes: 0,
@@ -137,7 +150,9 @@ export function matchRoutes(app: FastifyInstance, context: RouteContext): void {
         notFound(`No match '${request.params.matchId}' on shard '${route.shard.spelling}'`),
       );
     }
-    if (now >= match.cacheControlUntil) {
+    if (!match.final) {
+      match.cacheControl = REVALIDATE;
+    } else if (now >= match.cacheControlUntil) {
       match.cacheControl = immutableCacheControl(match.expiresAt, now);
       match.cacheControlUntil = now - (now % 1000) + 1000;
     }

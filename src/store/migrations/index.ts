@@ -2,6 +2,7 @@ import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import * as initial from './0001-initial.ts';
 import * as jobsLeaderboardsSamples from './0002-jobs-leaderboards-samples.ts';
 import * as changes from './0003-changes.ts';
+import * as keyScopes from './0004-key-scopes.ts';
 import * as demoRunsRebuilds from './0005-demo-runs-rebuilds.ts';
 import * as ranked from './0006-ranked.ts';
 import * as clansRecordedDocuments from './0007-clans-recorded-documents.ts';
@@ -20,6 +21,7 @@ const STEPS: Record<string, Step> = {
   '0001-initial': initial,
   '0002-jobs-leaderboards-samples': jobsLeaderboardsSamples,
   '0003-changes': changes,
+  '0004-key-scopes': keyScopes,
   '0005-demo-runs-rebuilds': demoRunsRebuilds,
   '0006-ranked': ranked,
   '0007-clans-recorded-documents': clansRecordedDocuments,

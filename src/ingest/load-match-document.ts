@@ -1,0 +1,86 @@
+/**
+ * Rendering match documents to the bytes the store keeps: at ingest (the canonical variant), when
+ * telemetry arrives for a stored match, and on the first request for another variant (a shard
+ * alias). A match that entered as a recorded document is rendered from its recorded bytes (links
+ * rewritten only), any other from its rows.
+ */
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import {
+  documentEtag,
+  matchDocumentVariantKey,
+  renderMatchDocument,
+  type MatchDocumentVariant,
+  type MatchRecord,
+} from '../presenters/match-document.ts';
+import { renderRecordedMatchDocument } from '../presenters/recorded-match-document.ts';
+import {
+  documentRowVariant,
+  findMatchDocument,
+  findMatchRecord,
+  findRecordedDocument,
+  saveMatchDocument,
+  type StoredMatchDocument,
+} from '../store/match-documents.ts';
+import type { MatchDocumentsTable } from '../store/schema.ts';
+import type { Store } from '../store/store.ts';
+
+const gzip = promisify(zlib.gzip);
+
+/**
+ * The row of one variant of a match's document: UTF-8 bytes, their gzip and ETag, keyed by the
+ * variant and the telemetry state it shows. `recorded` is the recorded document, if the match
+ * entered as one.
+ */
+export async function renderDocumentRow(
+  match: MatchRecord,
+  variant: MatchDocumentVariant,
+  recorded: Buffer | null,
+): Promise<MatchDocumentsTable> {
+  const text =
+    recorded === null
+      ? renderMatchDocument(match, variant)
+      : renderRecordedMatchDocument(recorded.toString('utf8'), match, variant);
+  const body = Buffer.from(text);
+  return {
+    match_id: match.id,
+    variant: documentRowVariant(matchDocumentVariantKey(variant), match.hasTelemetry),
+    etag: documentEtag(body),
+    body,
+    body_gzip: await gzip(body),
+    created_at: match.createdAt,
+  };
+}
+
+/**
+ * The document of a match in one variant, or null when the match is not stored (or not on the
+ * variant's platform). One indexed read when the variant was rendered before; otherwise the
+ * match is read, rendered once and stored for the next request.
+ */
+export async function loadMatchDocument(
+  store: Store,
+  matchId: string,
+  variant: MatchDocumentVariant,
+): Promise<StoredMatchDocument | null> {
+  const stored = await findMatchDocument(store.db, matchId, matchDocumentVariantKey(variant));
+  if (stored) return stored;
+
+  const match = await findMatchRecord(store.db, matchId);
+  // A match is only rendered for a shard of its own platform: nobody can fill the table with
+  // documents of shards the match does not belong to.
+  if (match === null || match.platform !== variant.shard.platform) return null;
+  const row = await renderDocumentRow(
+    match,
+    variant,
+    await findRecordedDocument(store.db, matchId),
+  );
+  await saveMatchDocument(store.db, row);
+  return {
+    etag: row.etag,
+    body: row.body,
+    bodyGzip: row.body_gzip,
+    createdAt: match.createdAt,
+    platform: match.platform,
+    hasTelemetry: match.hasTelemetry,
+  };
+}

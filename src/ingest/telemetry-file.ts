@@ -1,0 +1,93 @@
+/**
+ * A match's telemetry file as ingest stores it. A recorded file is kept byte for byte: gzip
+ * bytes exactly as given, or the given plain bytes gzipped once — parsing only validates it,
+ * and nothing parsed is ever serialized back into the file (re-serializing changes how numbers
+ * are spelled: `1.0`, `350.40002000`, `1e-7`). Only events given inline in the ingest format,
+ * which have no file bytes, are serialized.
+ */
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { IngestError, IngestTooLargeError } from './ingest-error.ts';
+
+const gzip = promisify(zlib.gzip);
+const gunzip = promisify(zlib.gunzip);
+
+export interface TelemetryFile {
+  /** What the blob store gets: the gzip bytes as given, or the given bytes gzipped once. */
+  gzip: Buffer;
+  /** The file's JSON text (gunzipped when it came as gzip): what "the same file" compares. */
+  plain: Buffer;
+  /** The parsed events, for ingest's own use (the region and map of recorded matches). */
+  events: unknown[];
+}
+
+/** True when the bytes start with the gzip magic number. */
+export function isGzip(bytes: Buffer): boolean {
+  return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+}
+
+/**
+ * Reads a telemetry file as given (gzip is recognised by its magic bytes). Throws IngestError
+ * (field `telemetry`) for anything but a JSON array of events with string `_T` and `_D`, and
+ * IngestTooLargeError when the JSON text would exceed `maxBytes` (a gzip bomb stops there).
+ */
+export async function readTelemetryFile(bytes: Buffer, maxBytes: number): Promise<TelemetryFile> {
+  let plain = bytes;
+  if (isGzip(bytes)) {
+    try {
+      plain = await gunzip(bytes, { maxOutputLength: maxBytes });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+        throw new IngestTooLargeError(
+          `the telemetry file is larger than ${maxBytes} bytes unzipped`,
+        );
+      }
+      throw new IngestError('telemetry', `not a readable gzip file (${(error as Error).message})`);
+    }
+  } else if (bytes.length > maxBytes) {
+    throw new IngestTooLargeError(`the telemetry file is larger than ${limit(maxBytes)}`);
+  }
+  let events: unknown;
+  try {
+    events = JSON.parse(plain.toString('utf8'));
+  } catch (error) {
+    throw new IngestError('telemetry', `not a readable JSON file (${(error as Error).message})`);
+  }
+  checkEvents(events);
+  return { gzip: isGzip(bytes) ? bytes : await gzip(plain), plain, events };
+}
+
+/** The file of events given inline in the ingest format: their JSON, gzipped. */
+export async function telemetryFileOfEvents(events: unknown[]): Promise<TelemetryFile> {
+  const plain = Buffer.from(JSON.stringify(events));
+  return { gzip: await gzip(plain), plain, events };
+}
+
+/** True when a stored gzip file holds exactly the JSON text of `file`. */
+export async function isSameTelemetry(storedGzip: Buffer, file: TelemetryFile): Promise<boolean> {
+  if (storedGzip.equals(file.gzip)) return true;
+  try {
+    return (await gunzip(storedGzip)).equals(file.plain);
+  } catch {
+    return false;
+  }
+}
+
+/** The limit as the operator configured it. */
+const limit = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB (INGEST_MAX_MB)`;
+
+function checkEvents(events: unknown): asserts events is unknown[] {
+  if (!Array.isArray(events)) throw new IngestError('telemetry', 'expected a JSON array of events');
+  events.forEach((event, index) => {
+    const record =
+      typeof event === 'object' && event !== null ? (event as Record<string, unknown>) : null;
+    for (const member of ['_T', '_D']) {
+      if (typeof record?.[member] !== 'string') {
+        throw new IngestError(
+          `telemetry/${index}/${member}`,
+          'every telemetry event has a string _T (its type) and _D (its time)',
+        );
+      }
+    }
+  });
+}
