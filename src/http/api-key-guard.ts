@@ -51,9 +51,11 @@ export function apiKeyGuard(
   const cache = new Map<string, { key: ApiKey | null; until: number }>();
   changes.subscribe(API_KEY_CHANGES, (ids) => {
     if (ids === 'all') return cache.clear();
-    const revoked = new Set(ids);
+    // A revoked key leaves the cache; so does every "unknown key" answer, since a key created
+    // meanwhile may be one of them (the feed names ids, and unknown keys have none).
+    const changed = new Set(ids);
     for (const [hash, entry] of cache) {
-      if (entry.key !== null && revoked.has(entry.key.id)) cache.delete(hash);
+      if (entry.key === null || changed.has(entry.key.id)) cache.delete(hash);
     }
   });
 

@@ -48,6 +48,7 @@ export async function createApiKey(
     scope?: ApiKeyScope;
   },
 ): Promise<{ key: string; record: ApiKey }> {
+  if (!db.isTransaction) return db.transaction().execute((trx) => createApiKey(trx, options));
   const key = options.key ?? generateApiKey();
   const keyHash = hashApiKey(key);
   const existing = await findApiKeyByHash(db, keyHash);
@@ -72,6 +73,9 @@ export async function createApiKey(
       scope: record.scope,
     })
     .execute();
+  // A serving instance that was asked for this key before it existed remembers "unknown": the
+  // announcement makes it ask again.
+  await announceChanges(db, API_KEY_CHANGES, [record.id], options.now);
   return { key, record };
 }
 

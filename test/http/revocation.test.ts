@@ -56,3 +56,26 @@ for (const database of testDatabases) {
     }
   });
 }
+
+for (const database of testDatabases) {
+  test(`[${database.name}] a key tried before it existed works once it is created`, async () => {
+    const t = await createTestApp(database);
+    const feed = createChangeFeed(t.store, { clock: t.clock });
+    const app = await buildApp({ ...t, changes: feed, logger: false });
+    try {
+      // The key's text is chosen up front so it can be tried before it is stored; the clock
+      // never moves, so only the feed can make the instance forget its "unknown key" answer.
+      const key = 'gd_created_after_a_refusal_0001';
+      const seasons = () =>
+        app.inject({ url: '/shards/pc-b/seasons', headers: { authorization: `Bearer ${key}` } });
+      assert.equal((await seasons()).statusCode, 401);
+      await createApiKey(t.store.db, { name: 'late', ratePerMinute: 100, now: t.clock.now(), key });
+      await feed.poll();
+      assert.equal((await seasons()).statusCode, 200);
+    } finally {
+      await app.close();
+      await feed.stop();
+      await t.close();
+    }
+  });
+}
