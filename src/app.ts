@@ -13,6 +13,7 @@ import { registerInputGuard } from './http/input-guard.ts';
 import { registerAccessLog } from './http/access-log.ts';
 import { sendDocument } from './http/jsonapi.ts';
 import { registerErrorHandlers } from './http/error-handler.ts';
+import { FRAMEWORK_ERROR_OPTIONS, registerFrameworkErrors } from './http/framework-errors.ts';
 import type { AppDeps, RouteContext } from './http/route-context.ts';
 import { apiKeyGuard } from './http/api-key-guard.ts';
 import { createChangeFeed } from './store/change-feed.ts';
@@ -32,7 +33,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // While draining for shutdown, a request arriving on an open connection is still answered
     // (with Connection: close) rather than refused with the framework's non-JSON:API 503.
     return503OnClosing: false,
+    ...FRAMEWORK_ERROR_OPTIONS,
   });
+  registerFrameworkErrors(app);
 
   await app.register(accepts);
   await app.register(cors, {

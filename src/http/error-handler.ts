@@ -9,12 +9,12 @@ import type { FastifyInstance } from 'fastify';
 import { isStoreUnavailable } from '../store/store-errors.ts';
 import { negotiateMediaType } from './content-negotiation.ts';
 import { BlobStoreUnavailableError } from '../blobs/blob-store.ts';
+import { unroutedRequestError } from './framework-errors.ts';
 import {
   ApiError,
   badRequest,
   blobStoreUnavailable,
   internalError,
-  notFound,
   sendError,
   serviceUnavailable,
 } from './jsonapi.ts';
@@ -54,10 +54,6 @@ export function registerErrorHandlers(app: FastifyInstance): void {
   });
   app.setNotFoundHandler((request, reply) => {
     request.negotiatedType = negotiateMediaType(request) ?? request.negotiatedType;
-    return sendError(
-      request,
-      reply,
-      notFound(`No resource at ${request.method} ${request.url.split('?')[0]}`),
-    );
+    return sendError(request, reply, unroutedRequestError(app, request));
   });
 }
