@@ -18,6 +18,8 @@ import type { AppDeps, RouteContext } from './http/route-context.ts';
 import { apiKeyGuard } from './http/api-key-guard.ts';
 import { createChangeFeed } from './store/change-feed.ts';
 import { ROUTES } from './http/routes/index.ts';
+import { registerMetrics } from './http/metrics-hooks.ts';
+import { observedBlobStore } from './blobs/observed-blob-store.ts';
 import { SERVICE_VERSION } from './version.ts';
 
 export type { AppDeps, RouteContext };
@@ -88,10 +90,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Each app reads the change feed of its store, unless it is handed one (and then its owner stops it).
   const changes = deps.changes ?? createChangeFeed(deps.store, { clock: deps.clock, log: app.log });
   if (!deps.changes) app.addHook('onClose', () => changes.stop());
+  const metrics = registerMetrics(app, deps);
   const context: RouteContext = {
     ...deps,
     changes,
+    blobs: metrics ? observedBlobStore(deps.blobs, metrics.blobFailed) : deps.blobs,
     requireApiKey: apiKeyGuard(deps.store, deps.clock, changes),
+    metrics,
   };
   await changes.start();
   await registerRateLimits(app, {

@@ -182,6 +182,19 @@ const Env = Type.Object({
     description:
       'Seconds SIGTERM/SIGINT waits for in-flight requests, ingests and jobs before closing what remains.',
   }),
+  METRICS: Type.Union([Type.Literal('on'), Type.Literal('off')], {
+    default: 'on',
+    description:
+      '`on`: Prometheus metrics at `GET /metrics` (keep it off the public internet); `off`: no route, no recording.',
+  }),
+  METRICS_TOKEN: Type.Optional(
+    Type.String({
+      minLength: 16,
+      pattern: '^\\S+$',
+      description:
+        'When set, `GET /metrics` answers only requests with `Authorization: Bearer <token>`. Default: no token.',
+    }),
+  ),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', description: 'pino log level.' },
@@ -223,6 +236,9 @@ export interface Config {
   samplesIntervalHours: number;
   sampleSize: number;
   retentionIntervalMinutes: number;
+  metrics: 'on' | 'off';
+  /** Bearer token `/metrics` requires; null: none. */
+  metricsToken: string | null;
   logLevel: string;
   accessLog: boolean;
   /** How long a stop signal waits for in-flight work before cutting it off, in ms. */
@@ -312,6 +328,8 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     samplesIntervalHours: parsed.SAMPLES_INTERVAL_HOURS,
     sampleSize: parsed.SAMPLE_SIZE,
     retentionIntervalMinutes: parsed.RETENTION_INTERVAL_MINUTES,
+    metrics: parsed.METRICS,
+    metricsToken: parsed.METRICS_TOKEN ?? null,
     logLevel: parsed.LOG_LEVEL,
     accessLog: parsed.ACCESS_LOG === 'on',
     shutdownGraceMs: parsed.SHUTDOWN_GRACE_SECONDS * 1000,

@@ -20,6 +20,7 @@ import { demoRunToServe, loadDemo } from './demo/load-demo.ts';
 import { drainableServer, type ServerDrain } from './http/drain-server.ts';
 import { JOBS } from './jobs/index.ts';
 import { startScheduler, type Scheduler } from './jobs/scheduler.ts';
+import { observedBlobStore } from './blobs/observed-blob-store.ts';
 
 /** How often the scheduler looks for due jobs. */
 const JOB_TICK_MS = 60_000;
@@ -106,10 +107,16 @@ async function serve(config: Readonly<Config>): Promise<void> {
       const app = await buildApp({ ...runtime, logger: log });
       drain = drainableServer(app);
       if (config.jobs === 'on') {
-        scheduler = startScheduler(runtime, JOBS, {
+        // Job runs, and the blob failures of retention, are counted by the app's metrics.
+        const { metrics } = app;
+        const blobs = metrics
+          ? observedBlobStore(runtime.blobs, metrics.blobFailed)
+          : runtime.blobs;
+        scheduler = startScheduler({ ...runtime, blobs }, JOBS, {
           owner: `${os.hostname()}:${process.pid}`,
           tickMs: JOB_TICK_MS,
           log: { info: (message) => log.info(message), error: (message) => log.error(message) },
+          ...(metrics ? { observer: metrics.jobObserver } : {}),
         });
         // Missing leaderboards and samples are built before the first request can ask for them.
         await Promise.race([scheduler.tick(), stopped(stop)]);

@@ -23,15 +23,28 @@ export class DocumentCache<V> {
   // A Map iterates in insertion order: the sweep starts at the oldest (re)inserted entry.
   private readonly entries = new Map<string, Entry<V>>();
   private usedBytes = 0;
+  /** Lookups that found their key, and those that did not, since the cache was made (metrics). */
+  hits = 0;
+  misses = 0;
 
   /** @param maxBytes upper bound of the bytes held; 0 disables caching. */
   constructor(private readonly maxBytes: number) {}
 
+  /** The value under `key`, counted as a hit or a miss. */
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
-    if (entry === undefined) return undefined;
+    if (entry === undefined) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
     entry.referenced = true;
     return entry.value;
+  }
+
+  /** The value under `key`, neither counted nor marked as read. */
+  peek(key: string): V | undefined {
+    return this.entries.get(key)?.value;
   }
 
   /**

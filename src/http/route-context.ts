@@ -9,6 +9,7 @@ import type { Clock } from '../clock.ts';
 import type { Store } from '../store/store.ts';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import type { ChangeFeed } from '../store/change-feed.ts';
+import type { AppMetrics } from './metrics.ts';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -31,4 +32,6 @@ export interface RouteContext extends AppDeps {
   requireApiKey: onRequestAsyncHookHandler;
   /** Announced changes of the shared database: subscribe to drop what a cache holds. */
   changes: ChangeFeed;
+  /** Null with METRICS=off; routes only hand it what it reads at scrape time (their caches). */
+  metrics: AppMetrics | null;
 }

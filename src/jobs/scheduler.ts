@@ -83,6 +83,15 @@ export async function isJobDue(deps: JobDeps, job: Job): Promise<boolean> {
   return job.outputMissing(deps);
 }
 
+/** How a run the scheduler started ended: `locked` when another instance held the lease. */
+export type JobOutcome = 'succeeded' | 'failed' | 'locked';
+
+/** Told about each run the scheduler starts (metrics); it times the run itself and must not throw. */
+export interface JobObserver {
+  /** A job is about to run; the function returned is called once, with how the run ended. */
+  jobStarted(name: string): (outcome: JobOutcome) => void;
+}
+
 export interface Scheduler {
   /** Runs every due job once, one after another (what the timer does each tick). */
   tick(): Promise<void>;
@@ -102,7 +111,13 @@ export interface Scheduler {
 export function startScheduler(
   deps: JobDeps,
   jobs: readonly Job[],
-  options: { owner: string; tickMs: number; log: JobLog; autostart?: boolean },
+  options: {
+    owner: string;
+    tickMs: number;
+    log: JobLog;
+    autostart?: boolean;
+    observer?: JobObserver;
+  },
 ): Scheduler {
   let running: Promise<void> | null = null;
   let current: string | null = null;
@@ -111,13 +126,18 @@ export function startScheduler(
   async function runDueJobs(): Promise<void> {
     for (const job of jobs) {
       if (stopped) return;
+      let finished: ((outcome: JobOutcome) => void) | undefined;
       try {
         if (!(await isJobDue(deps, job))) continue;
         current = job.name;
+        finished = options.observer?.jobStarted(job.name);
         const result = await runJobOnce(deps, job, options.owner);
+        finished?.('summary' in result ? 'succeeded' : 'error' in result ? 'failed' : 'locked');
+        finished = undefined;
         if ('summary' in result) options.log.info(`job ${job.name}: ${result.summary}`);
         else if ('error' in result) options.log.error(`job ${job.name} failed: ${result.error}`);
       } catch (error) {
+        finished?.('failed');
         options.log.error(
           `job ${job.name} could not be scheduled: ${error instanceof Error ? error.message : String(error)}`,
         );

@@ -27,6 +27,17 @@ export interface DialectAdapter {
   blobType: 'blob' | 'bytea';
   /** The larger of two values (`max(a, b)` on SQLite, `greatest(a, b)` on PostgreSQL). */
   greatest<T>(a: Expression<T>, b: Expression<T>): RawBuilder<T>;
+  /** The connection pool's state now; absent where there is no pool (SQLite: one connection). */
+  poolStats?(): PoolStats;
+}
+
+/** Connections of a pool at one instant, for metrics. */
+export interface PoolStats {
+  /** Connections open, busy or idle. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
 }
 
 export type Db = Kysely<Database>;
@@ -35,6 +46,7 @@ export interface Store {
   db: Db;
   dialect: DialectName;
   greatest: DialectAdapter['greatest'];
+  poolStats?: DialectAdapter['poolStats'];
   close(): Promise<void>;
 }
 
@@ -89,6 +101,7 @@ export async function openStore(url: string, options: OpenOptions = {}): Promise
     db,
     dialect: adapter.name,
     greatest: adapter.greatest,
+    ...(adapter.poolStats ? { poolStats: adapter.poolStats } : {}),
     close: () => db.destroy(),
   };
   const log = options.log ?? SILENT_STORE_LOG;

@@ -73,6 +73,7 @@ export function matchRoutes(app: FastifyInstance, context: RouteContext): void {
   // Keyed by match id alone: hashing the id the router sliced from the URL is cheaper than
   // building and hashing a composite key on every hit.
   const cache = new DocumentCache<CachedMatch>(config.matchCacheBytes);
+  context.metrics?.watchCache('match', cache);
   const loading = new Map<string, Promise<ServedMatch | null>>();
   // Bounded by the shards and aliases there are: unknown spellings are never added.
   const variants = new Map<string, ShardVariant>();
@@ -119,7 +120,7 @@ export function matchRoutes(app: FastifyInstance, context: RouteContext): void {
             cacheControlUntil: 0,
           };
           if (!served.final) return served;
-          const cached = cache.get(matchId) ?? {
+          const cached = cache.peek(matchId) ?? {
             variants: new Map<string, ServedMatch>(),
             bytes: 0,
           };

@@ -57,5 +57,10 @@ export function postgresAdapter(url: string, options: PostgresOptions): DialectA
     blobType: 'bytea',
     greatest: <T>(a: Expression<T>, b: Expression<T>): RawBuilder<T> =>
       sql<T>`greatest(${a}, ${b})`,
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
   };
 }

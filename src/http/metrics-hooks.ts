@@ -1,0 +1,121 @@
+/**
+ * How an app records its HTTP metrics and serves them: an onResponse hook on every route (its
+ * labels resolved once per route, method and status, so an answer costs two lookups and two
+ * increments), one for requests no route took, and `GET /metrics`.
+ */
+import crypto from 'node:crypto';
+import type { FastifyInstance, onResponseHookHandler, RouteOptions } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Store } from '../store/store.ts';
+import { createAppMetrics, type AppMetrics } from './metrics.ts';
+import { ApiError, sendError } from './jsonapi.ts';
+
+/** Routes under this prefix are ingest routes: their answers are also counted as ingest results. */
+export const INGEST_ROUTE_PREFIX = '/ingest/';
+
+/** The route label of requests no route took (404s, 405s): one series, whatever the URL. */
+const UNMATCHED = 'unmatched';
+
+interface StatusSeries {
+  record(seconds: number): void;
+}
+
+const ingestResult = (status: number): string =>
+  status === 201 ? 'created' : status < 300 ? 'duplicate' : status < 500 ? 'rejected' : 'failed';
+
+/** The onResponse hook of one route, keeping the label children of each method and status. */
+function routeRecorder(metrics: AppMetrics, route: string): onResponseHookHandler {
+  const ingest = route.startsWith(INGEST_ROUTE_PREFIX);
+  const byMethod = new Map<string, Map<number, StatusSeries>>();
+
+  function series(method: string, status: number): StatusSeries {
+    const labels = { method, route, status: String(status) };
+    const requests = metrics.httpRequests.labels(labels);
+    const duration = metrics.httpDuration.labels(labels);
+    const refused = status === 429 ? metrics.rateLimitRefusals.labels({ route }) : null;
+    const result = ingestResult(status);
+    const ingested = ingest ? metrics.ingestRequests.labels({ route, result }) : null;
+    const ingestTime = ingest ? metrics.ingestDuration.labels({ route, result }) : null;
+    return {
+      record(seconds) {
+        requests.inc();
+        duration.observe(seconds);
+        refused?.inc();
+        ingested?.inc();
+        ingestTime?.observe(seconds);
+      },
+    };
+  }
+
+  return function recordResponse(request, reply, done) {
+    let byStatus = byMethod.get(request.method);
+    if (byStatus === undefined) {
+      byStatus = new Map();
+      byMethod.set(request.method, byStatus);
+    }
+    const status = reply.statusCode;
+    let recorder = byStatus.get(status);
+    if (recorder === undefined) {
+      recorder = series(request.method, status);
+      byStatus.set(status, recorder);
+    }
+    recorder.record(reply.elapsedTime / 1000);
+    done();
+  };
+}
+
+const asArray = <T>(hooks: T | T[] | undefined): T[] =>
+  hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's metrics (null with METRICS=off), for what runs beside it: the job scheduler. */
+    metrics: AppMetrics | null;
+  }
+}
+
+/**
+ * Unless METRICS=off: creates the app's metrics, records every response into them and serves
+ * them at `GET /metrics` (to `Authorization: Bearer <METRICS_TOKEN>` only, when one is set).
+ * Must be called before routes are added.
+ */
+export function registerMetrics(
+  app: FastifyInstance,
+  deps: { config: Pick<Config, 'metrics' | 'metricsToken'>; store: Pick<Store, 'poolStats'> },
+): AppMetrics | null {
+  if (deps.config.metrics === 'off') {
+    app.decorate('metrics', null);
+    return null;
+  }
+  const metrics = createAppMetrics(deps.store);
+  app.decorate('metrics', metrics);
+
+  app.addHook('onRoute', (route: RouteOptions) => {
+    route.onResponse = [...asArray(route.onResponse), routeRecorder(metrics, route.url)];
+  });
+  const unmatched = routeRecorder(metrics, UNMATCHED);
+  app.addHook('onResponse', (request, reply, done) => {
+    if (request.is404) return unmatched.call(app, request, reply, done);
+    done();
+  });
+
+  const { metricsToken } = deps.config;
+  const expected = metricsToken === null ? null : Buffer.from(`Bearer ${metricsToken}`);
+  const authorized = (header: string | undefined): boolean => {
+    if (expected === null) return true;
+    const given = Buffer.from(header ?? '');
+    return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+  };
+
+  app.get('/metrics', { config: { negotiate: false } }, async (request, reply) => {
+    if (!authorized(request.headers.authorization)) {
+      return sendError(
+        request,
+        reply,
+        new ApiError(401, 'Unauthorized', 'Metrics token invalid or missing'),
+      );
+    }
+    return reply.type(metrics.contentType).send(await metrics.exposition());
+  });
+  return metrics;
+}
