@@ -3,7 +3,9 @@
  * data directory with demo data, starts the real server and a bare `node:http` server serving
  * the very same bytes (each a child process on 127.0.0.1), loads both with autocannon and prints
  * requests/s, p99 latency, the servers' CPU time per request and the ratios to the bare server.
- * The target (DESIGN §6: a match is served from stored bytes): ≥ 0.8× the bare server.
+ * The target (DESIGN §6: a match is served from stored bytes): ≥ 0.8× the bare server. A second
+ * server with METRICS=off serves the same match, so the cost of metrics on the match path is a
+ * ratio measured in the same run (goal: under 5%).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,7 +32,11 @@ interface Options {
   seed: number;
   timeout: number;
   cpuProf: string | undefined;
+  groups: string[];
 }
+
+/** The comparisons the bench can run, each a server and its baseline measured alternately. */
+const GROUPS = ['match', 'player', 'metrics'] as const;
 
 const positive = (value: string): number => {
   const n = Number(value);
@@ -48,6 +54,17 @@ const options = new Command('bench')
   .option('--seed <n>', 'demo data seed', positive, 1)
   .option('--timeout <seconds>', 'give up (and stop every child) after this long', positive, 600)
   .option('--cpu-prof <dir>', 'write a V8 CPU profile of the real server into this directory')
+  .option(
+    '--groups <names>',
+    `comparisons to run, comma-separated: ${GROUPS.join(', ')}`,
+    (value: string) => {
+      const names = value.split(',');
+      const unknown = names.filter((name) => !(GROUPS as readonly string[]).includes(name));
+      if (unknown.length > 0) throw new InvalidArgumentError(`unknown group ${unknown.join(', ')}`);
+      return names;
+    },
+    [...GROUPS],
+  )
   .parse()
   .opts<Options>();
 
@@ -298,8 +315,8 @@ function printTable(rows: Measurement[]): void {
       'failures',
       'server CPU µs/req',
       'capacity req/s/core',
-      'vs bare (req/s)',
-      'vs bare (capacity)',
+      'vs baseline (req/s)',
+      'vs baseline (capacity)',
     ],
   ];
   for (const row of rows) {
@@ -398,6 +415,16 @@ async function main(): Promise<void> {
     // The server's JSON log lines go to a file, as they would to a log collector.
     const server = startChild(serverArgs, env, fs.openSync(path.join(dataDir, 'server.log'), 'a'));
     await waitUntilUp(`${baseUrl}/status`, server, 60_000);
+    // The same data and public URL (so the same rendered match), without metrics or jobs.
+    const unmeteredPort = await freePort();
+    const unmetered = startChild([path.join(ROOT, 'src/main.ts'), 'serve'], {
+      ...env,
+      PORT: String(unmeteredPort),
+      METRICS: 'off',
+      JOBS: 'off',
+    });
+    const unmeteredUrl = `http://127.0.0.1:${unmeteredPort}`;
+    await waitUntilUp(`${unmeteredUrl}/status`, unmetered, 60_000);
 
     const gzipHeaders = { accept: 'application/vnd.api+json', 'accept-encoding': 'gzip' };
     const keyHeaders = { ...gzipHeaders, authorization: `Bearer ${apiKey}` };
@@ -453,10 +480,31 @@ async function main(): Promise<void> {
         baseline: 'bare node:http, player bytes',
       },
     ];
+    const metricsTargets: Target[] = [
+      {
+        name: 'match (gzip), METRICS=off',
+        pid: unmetered.pid!,
+        url: unmeteredUrl + matchPath,
+        headers: gzipHeaders,
+      },
+      {
+        name: 'match (gzip), METRICS=on',
+        pid: server.pid!,
+        url: baseUrl + matchPath,
+        headers: gzipHeaders,
+        baseline: 'match (gzip), METRICS=off',
+      },
+    ];
+    const groups: Record<(typeof GROUPS)[number], Target[]> = {
+      match: targets.slice(0, 2),
+      player: targets.slice(2, 4),
+      metrics: metricsTargets,
+    };
     process.stderr.write(`Loading: ${options.connections} connections, pipelining 1\n`);
     const results: Measurement[] = [];
-    results.push(...(await measureGroup(targets.slice(0, 2))));
-    results.push(...(await measureGroup(targets.slice(2, 4))));
+    for (const name of GROUPS) {
+      if (options.groups.includes(name)) results.push(...(await measureGroup(groups[name])));
+    }
     await stopChildren();
     process.stdout.write('\n');
     printTable(results);

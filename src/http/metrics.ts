@@ -51,12 +51,6 @@ export function createAppMetrics(store: Pick<Store, 'poolStats'>) {
   const httpLabels = ['method', 'route', 'status'] as const;
   const metrics = {
     registry,
-    httpRequests: new Counter({
-      name: 'gamedata_http_requests_total',
-      help: 'HTTP requests answered, by method, route template (unmatched: no route) and status.',
-      labelNames: httpLabels,
-      registers,
-    }),
     httpDuration: new Histogram({
       name: 'gamedata_http_request_duration_seconds',
       help: 'Time from receiving a request to the end of its response, by method, route and status.',
@@ -104,6 +98,20 @@ export function createAppMetrics(store: Pick<Store, 'poolStats'>) {
     }),
   };
 
+  // The request count is the histogram's `_count`, also exported under the conventional name;
+  // copying it at scrape time keeps an answer to one observation.
+  new Counter({
+    name: 'gamedata_http_requests_total',
+    help: 'HTTP requests answered, by method, route template (unmatched: no route) and status.',
+    labelNames: httpLabels,
+    registers,
+    async collect() {
+      this.reset();
+      for (const { metricName, labels, value } of (await metrics.httpDuration.get()).values) {
+        if (metricName === 'gamedata_http_request_duration_seconds_count') this.inc(labels, value);
+      }
+    },
+  });
   new Counter({
     name: 'gamedata_cache_lookups_total',
     help: 'Lookups in the in-memory document caches, by cache (match) and result (hit, miss).',

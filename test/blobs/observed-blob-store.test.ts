@@ -17,7 +17,7 @@ test('failures are reported and still reach the caller; successes are not report
     assert.equal((await healthy.get('a/b.gz'))?.size, 5);
     assert.equal(await healthy.get('absent.gz'), null);
     await healthy.delete('a/b.gz');
-    assert.deepEqual(failures, []);
+    assert.equal(failures.length, 0);
 
     // A store whose root is a file: every write fails for real (ENOTDIR).
     fs.writeFileSync(path.join(dir, 'file'), '');
