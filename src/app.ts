@@ -2,16 +2,14 @@
  * Builds the HTTP application from its dependencies. It never listens: `src/main.ts` does, and
  * tests call `app.inject()`.
  */
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type RouteOptions } from 'fastify';
 import accepts from '@fastify/accepts';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
-import swagger from '@fastify/swagger';
 import { registerRateLimits } from './http/rate-limit.ts';
 import { registerContentNegotiation } from './http/content-negotiation.ts';
 import { registerInputGuard } from './http/input-guard.ts';
 import { registerAccessLog } from './http/access-log.ts';
-import { sendDocument } from './http/jsonapi.ts';
 import { registerErrorHandlers } from './http/error-handler.ts';
 import { FRAMEWORK_ERROR_OPTIONS, registerFrameworkErrors } from './http/framework-errors.ts';
 import type { AppDeps, RouteContext } from './http/route-context.ts';
@@ -20,7 +18,8 @@ import { createChangeFeed } from './store/change-feed.ts';
 import { ROUTES } from './http/routes/index.ts';
 import { registerMetrics } from './http/metrics-hooks.ts';
 import { observedBlobStore } from './blobs/observed-blob-store.ts';
-import { SERVICE_VERSION } from './version.ts';
+import { registerOpenApi } from './http/openapi.ts';
+import { registerApiDocs } from './http/api-docs.ts';
 
 export type { AppDeps, RouteContext };
 
@@ -38,6 +37,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...FRAMEWORK_ERROR_OPTIONS,
   });
   registerFrameworkErrors(app);
+  registerErrorHandlers(app);
+  // Each app reads the change feed of its store, unless it is handed one (and then its owner stops it).
+  const changes = deps.changes ?? createChangeFeed(deps.store, { clock: deps.clock, log: app.log });
+  if (!deps.changes) app.addHook('onClose', () => changes.stop());
+  const requireApiKey = apiKeyGuard(deps.store, deps.clock, changes);
+  const isKeyed = (route: RouteOptions): boolean =>
+    [route.onRequest].flat().includes(requireApiKey);
 
   await app.register(accepts);
   await app.register(cors, {
@@ -57,56 +63,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     encodings: ['gzip'],
     globalDecompression: false,
   });
+  // The documentation routes are not JSON:API: registered before content negotiation, rate
+  // limits and metrics, whose hooks only reach the routes added after them.
+  await registerOpenApi(app, { config: deps.config, isKeyed });
+  await registerApiDocs(app, deps.config);
   registerContentNegotiation(app);
   registerInputGuard(app);
   if (deps.logger && deps.config.accessLog) registerAccessLog(app);
-  // Collects every route's TypeBox schemas into one OpenAPI document, served at /openapi.json.
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: {
-        title: 'gamedata-api',
-        version: SERVICE_VERSION,
-        description:
-          'Read-only JSON:API game data: players, seasons, stats, matches, telemetry, leaderboards, samples, tournaments.',
-      },
-      servers: [{ url: deps.config.publicBaseUrl }],
-      components: {
-        securitySchemes: {
-          apiKey: { type: 'http', scheme: 'bearer', description: 'Bearer <API key>' },
-          ingestKey: {
-            type: 'http',
-            scheme: 'bearer',
-            description:
-              'Bearer <API key with the ingest scope> (`gamedata keys create --scope ingest`)',
-          },
-        },
-      },
-    },
-  });
 
-  registerErrorHandlers(app);
-
-  // Each app reads the change feed of its store, unless it is handed one (and then its owner stops it).
-  const changes = deps.changes ?? createChangeFeed(deps.store, { clock: deps.clock, log: app.log });
-  if (!deps.changes) app.addHook('onClose', () => changes.stop());
   const metrics = registerMetrics(app, deps);
   const context: RouteContext = {
     ...deps,
     changes,
     blobs: metrics ? observedBlobStore(deps.blobs, metrics.blobFailed) : deps.blobs,
-    requireApiKey: apiKeyGuard(deps.store, deps.clock, changes),
+    requireApiKey,
     metrics,
   };
   await changes.start();
   await registerRateLimits(app, {
     redis: deps.redis ?? null,
     clock: deps.clock,
-    isKeyed: (route) => [route.onRequest].flat().includes(context.requireApiKey),
+    isKeyed,
   });
   for (const registerRoutes of ROUTES) registerRoutes(app, context);
-  app.get('/openapi.json', { schema: { hide: true } }, (request, reply) =>
-    sendDocument(request, reply, JSON.stringify(app.swagger())),
-  );
   return app;
 }

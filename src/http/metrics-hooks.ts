@@ -9,6 +9,8 @@ import type { Config } from '../config.ts';
 import type { Store } from '../store/store.ts';
 import { createAppMetrics, type AppMetrics } from './metrics.ts';
 import { ApiError, sendError } from './jsonapi.ts';
+import { METRICS_TOKEN_SCHEME } from './openapi.ts';
+import { errorResponse } from './schemas/responses.ts';
 
 /** Routes under this prefix are ingest routes: their answers are also counted as ingest results. */
 export const INGEST_ROUTE_PREFIX = '/ingest/';
@@ -104,7 +106,31 @@ export function registerMetrics(
     return given.length === expected.length && crypto.timingSafeEqual(given, expected);
   };
 
-  app.get('/metrics', { config: { negotiate: false } }, async (request, reply) => {
+  const schema = {
+    summary: 'Prometheus metrics',
+    description:
+      'The Prometheus text exposition of this instance (METRICS=on). Not for the public: keep it ' +
+      'on a private network' +
+      (metricsToken === null ? ', or set METRICS_TOKEN.' : '; it needs the METRICS_TOKEN.'),
+    operationId: 'getMetrics',
+    tags: ['service'],
+    ...(metricsToken === null ? {} : { security: [{ [METRICS_TOKEN_SCHEME]: [] }] }),
+    response: {
+      200: {
+        description: 'The metrics',
+        content: {
+          'text/plain': {
+            schema: { type: 'string' },
+            example: 'gamedata_http_requests_total{method="GET",route="/status",status="200"} 3\n',
+          },
+        },
+      },
+      ...(metricsToken === null
+        ? {}
+        : { 401: errorResponse(401, 'Metrics token invalid or missing') }),
+    },
+  };
+  app.get('/metrics', { config: { negotiate: false }, schema }, async (request, reply) => {
     if (!authorized(request.headers.authorization)) {
       return sendError(
         request,

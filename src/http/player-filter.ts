@@ -13,8 +13,18 @@ export const PLAYER_IDS = 'filter[playerIds]';
 
 /** Query schema of the player filters; other parameters (paging, sorting) are ignored. */
 export const PlayerFilterQuery = Type.Object({
-  [PLAYER_NAMES]: Type.Optional(Type.String()),
-  [PLAYER_IDS]: Type.Optional(Type.String()),
+  [PLAYER_NAMES]: Type.Optional(
+    Type.String({
+      description: `Player names, case-sensitive, comma-separated: at most ${MAX_FILTER_VALUES}. Not with ${PLAYER_IDS}.`,
+      examples: ['SlyFox_42,Quietus'],
+    }),
+  ),
+  [PLAYER_IDS]: Type.Optional(
+    Type.String({
+      description: `Account ids, comma-separated: at most ${MAX_FILTER_VALUES}. Not with ${PLAYER_NAMES}.`,
+      examples: ['account.3f6c0a7b2d9e4f1a8c5b6d7e8f9a0b1c'],
+    }),
+  ),
 });
 
 export type PlayerFilter = { by: 'names' | 'ids'; values: string[] };

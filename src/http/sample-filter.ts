@@ -10,7 +10,16 @@ import { badRequest } from './jsonapi.ts';
 
 export const CREATED_AT_START = 'filter[createdAt-start]';
 
-export const SampleQuery = Type.Object({ [CREATED_AT_START]: Type.Optional(Type.String()) });
+export const SampleQuery = Type.Object({
+  [CREATED_AT_START]: Type.Optional(
+    Type.String({
+      description:
+        'A time (ISO 8601, UTC, `Z`; milliseconds optional): the sample of the UTC day holding it. ' +
+        'Not in the future, nor older than the retention window.',
+      examples: ['2026-11-19T00:00:00Z'],
+    }),
+  ),
+});
 
 const EXPECTED_FORMAT =
   'an ISO 8601 UTC time YYYY-MM-DDTHH:MM:SSZ, milliseconds optional (2026-01-31T00:00:00Z)';

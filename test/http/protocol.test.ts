@@ -114,7 +114,7 @@ test('the OpenAPI document lists the spec endpoints with their parameters', asyn
   const response = await t.app.inject({ url: '/openapi.json' });
   assert.equal(response.statusCode, 200);
   const document = response.json();
-  assert.equal(document.openapi, '3.0.3');
+  assert.equal(document.openapi, '3.1.0');
   for (const route of [
     '/shards/{shard}/players',
     '/shards/{shard}/players/{accountId}',

@@ -5,6 +5,28 @@ import type { CounterMode } from '../rate-limit-counters.ts';
 import { describeStoreError } from '../../store/store-errors.ts';
 import { sendDocument, serviceUnavailable } from '../jsonapi.ts';
 import { STORE_RETRY_AFTER_SECONDS } from '../error-handler.ts';
+import { HealthDocument } from '../schemas/service-documents.ts';
+import { documentResponse, errorResponse } from '../schemas/responses.ts';
+
+const liveness = {
+  summary: 'Liveness probe',
+  description: 'Answers while the process serves requests.',
+  operationId: 'getLiveness',
+  tags: ['service'],
+  response: { 200: documentResponse('The process serves', HealthDocument) },
+};
+const readiness = {
+  summary: 'Readiness probe',
+  description: 'Answers 200 only while the store answers a query too: route traffic here then.',
+  operationId: 'getReadiness',
+  tags: ['service'],
+  response: {
+    200: documentResponse('The instance can answer requests', HealthDocument),
+    503: errorResponse(503, 'The database does not answer within two seconds', {
+      'Retry-After': { type: 'integer', description: 'Seconds to wait before trying again' },
+    }),
+  },
+};
 
 /**
  * Longest a readiness probe waits for the store, in ms: well under a balancer's probe timeout,
@@ -47,8 +69,10 @@ async function storeAnswers(context: RouteContext): Promise<void> {
  */
 export function healthRoutes(app: FastifyInstance, context: RouteContext): void {
   const alive = health('healthz', { status: 'ok' });
-  app.get('/healthz', (request, reply) => sendDocument(request, reply, alive));
-  app.get('/readyz', async (request, reply) => {
+  app.get('/healthz', { schema: liveness }, (request, reply) =>
+    sendDocument(request, reply, alive),
+  );
+  app.get('/readyz', { schema: readiness }, async (request, reply) => {
     try {
       await storeAnswers(context);
     } catch (error) {

@@ -6,6 +6,8 @@ import { STANDARD_GAME_MODES, isStandardGameMode } from '../../domain/game-modes
 import { LEADERBOARD_SIZE, REGIONAL_LEADERBOARD_SIZE } from '../../domain/ranking.ts';
 import type { ResolvedShard } from '../../domain/shards.ts';
 import { badRequest, notFound } from '../jsonapi.ts';
+import { LeaderboardDocument } from '../schemas/leaderboard-document.ts';
+import { documentResponse, errorResponse, notModified } from '../schemas/responses.ts';
 import { leaderboardPages, type PageRequest } from '../leaderboard-pages.ts';
 import { acceptsGzip, isNotModified } from '../precompressed.ts';
 import { seasonListsFor } from '../season-lists.ts';
@@ -30,15 +32,54 @@ function leaderboardGameMode(gameMode: string): string {
   );
 }
 
-/** The `page[number]` query parameter: absent is page 0; anything but an integer 0–9 is a 400. */
-function pageNumber(value: unknown): number {
-  if (value === undefined) return 0;
-  if (typeof value === 'string' && /^\d{1,3}$/.test(value) && Number(value) <= LAST_PAGE)
-    return Number(value);
-  throw badRequest(
-    `${PAGE_PARAMETER} must be an integer from 0 to ${LAST_PAGE} (pages of ${PAGE_SIZE} players); got '${String(value)}'`,
-  );
-}
+const PAGE_RULE = `${PAGE_PARAMETER} must be an integer from 0 to ${LAST_PAGE} (pages of ${PAGE_SIZE} players)`;
+
+/** `page[number]`: absent is page 0 (not a schema default, which would show in the self link). */
+const PageQuery = Type.Object({
+  [PAGE_PARAMETER]: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: LAST_PAGE,
+      description: `The page of ${PAGE_SIZE} players: 0 (ranks 1–100, the default) to ${LAST_PAGE}`,
+      examples: [0],
+    }),
+  ),
+});
+
+const CURRENT_SEASON_ONLY = 'Leaderboards are kept for the current season only.';
+
+const pageDocs = {
+  summary: "A page of a game mode's leaderboard",
+  description:
+    'The top 1000 of the current season on a PC platform shard, as 10 pages of 100. ' +
+    'Cacheable until the next rebuild (every LEADERBOARD_INTERVAL_MINUTES); empty until the ' +
+    `first build of a season. ${CURRENT_SEASON_ONLY}`,
+  operationId: 'getLeaderboardPage',
+  tags: ['leaderboards'],
+  response: {
+    200: documentResponse('The page', LeaderboardDocument),
+    304: notModified,
+    400: errorResponse(400, `${PAGE_RULE}; or a shard other than a PC platform shard`),
+    404: errorResponse(404, 'Unknown shard or game mode, or no current season'),
+  },
+};
+const regionDocs = {
+  summary: "A region's leaderboard of the current season",
+  description:
+    "The real service's form: the region's top 500 on a PC platform-region shard, in one page. " +
+    CURRENT_SEASON_ONLY,
+  operationId: 'getRegionLeaderboard',
+  tags: ['leaderboards'],
+  response: {
+    200: documentResponse("The region's leaderboard", LeaderboardDocument),
+    304: notModified,
+    400: errorResponse(400, 'A shard other than a PC platform-region shard'),
+    404: errorResponse(
+      404,
+      'Unknown shard, season or game mode, or a season other than the current',
+    ),
+  },
+};
 
 /**
  * `GET /shards/:shard/leaderboards/:gameMode?page[number]=N` (spec §4: a PC platform shard, ten
@@ -83,7 +124,12 @@ export function leaderboardRoutes(app: FastifyInstance, context: RouteContext): 
 
   routes.get(
     '/shards/:shard/leaderboards/:gameMode',
-    { schema: { params: GameModeParams }, onRequest: context.requireApiKey },
+    {
+      schema: { ...pageDocs, params: GameModeParams, querystring: PageQuery },
+      // Ajv checks (and converts) page[number]; the answer words the rule.
+      schemaErrorFormatter: () => badRequest(PAGE_RULE),
+      onRequest: context.requireApiKey,
+    },
     async (request, reply) => {
       const shard = requestShard(request.params.shard, config);
       enforceShardRule(
@@ -93,8 +139,8 @@ export function leaderboardRoutes(app: FastifyInstance, context: RouteContext): 
         config,
       );
       const gameMode = leaderboardGameMode(request.params.gameMode);
-      const requested = (request.query as Record<string, unknown>)[PAGE_PARAMETER];
-      const page = pageNumber(requested);
+      const requested = request.query[PAGE_PARAMETER];
+      const page = requested ?? 0;
       const seasonId = await currentSeasonId(shard);
       const query = requested === undefined ? '' : `?${PAGE_PARAMETER}=${page}`;
       return send(request, reply, {
@@ -109,7 +155,7 @@ export function leaderboardRoutes(app: FastifyInstance, context: RouteContext): 
 
   routes.get(
     '/shards/:shard/leaderboards/:seasonId/:gameMode',
-    { schema: { params: SeasonParams }, onRequest: context.requireApiKey },
+    { schema: { ...regionDocs, params: SeasonParams }, onRequest: context.requireApiKey },
     async (request, reply) => {
       const { seasonId } = request.params;
       const shard = requestShard(request.params.shard, config);

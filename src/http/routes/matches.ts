@@ -10,6 +10,13 @@ import { loadMatchDocument } from '../../ingest/load-match-document.ts';
 import { DocumentCache } from '../document-cache.ts';
 import { notFound } from '../jsonapi.ts';
 import { unstorableCharacter } from '../input-guard.ts';
+import { MatchDocument } from '../schemas/match-document.ts';
+import {
+  IMMUTABLE_HEADERS,
+  documentResponse,
+  errorResponse,
+  notModified,
+} from '../schemas/responses.ts';
 import {
   acceptsGzip,
   gzipEtag,
@@ -19,6 +26,25 @@ import {
 } from '../precompressed.ts';
 
 const EMPTY = Buffer.alloc(0);
+
+const schema = {
+  summary: 'A match',
+  description:
+    'A match with its rosters, participants and telemetry asset. No key and no rate limit. The ' +
+    'document never changes: it carries a strong ETag and is cacheable until the match leaves ' +
+    'the retention window. Tournament matches are on the `tournament` shard; a platform-region ' +
+    'shard is deprecated here (answered as its platform, with a `Deprecation` header).',
+  operationId: 'getMatch',
+  tags: ['matches'],
+  response: {
+    200: documentResponse('The match', MatchDocument, IMMUTABLE_HEADERS),
+    304: notModified,
+    404: errorResponse(
+      404,
+      "Unknown shard, no such match on the shard's platform, or the match is past retention",
+    ),
+  },
+};
 
 /** One shard spelling's constant part of every answer: the document variant it is rendered in. */
 interface ShardVariant {
@@ -171,7 +197,7 @@ export function matchRoutes(app: FastifyInstance, context: RouteContext): void {
   app.get(
     '/shards/:shard/matches/:matchId',
     // Checks its id itself, on a cache miss only: a stored id never holds what the guard refuses.
-    { compress: false, decompress: false, config: { inputGuard: false } },
+    { compress: false, decompress: false, config: { inputGuard: false }, schema },
     // Not async: a cache hit is answered synchronously, without a promise (returning undefined
     // after send tells Fastify the reply is handled).
     function serveMatch(request: MatchRequest, reply: FastifyReply): Promise<unknown> | undefined {

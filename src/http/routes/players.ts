@@ -8,10 +8,36 @@ import { findPlayer, listRecentMatchIds, searchPlayers, type Player } from '../.
 import { renderPlayer, renderPlayerList } from '../../presenters/player-document.ts';
 import { NO_PLAYERS_FOUND, notFound, selfLink, sendDocument } from '../jsonapi.ts';
 import { PlayerFilterQuery, playerFilter } from '../player-filter.ts';
+import { PlayerDocument, PlayerListDocument } from '../schemas/player-documents.ts';
+import { documentResponse, errorResponse } from '../schemas/responses.ts';
 import { markDeprecatedRegion, platformSpelling, requestShard } from '../shards.ts';
 
 const ShardParams = Type.Object({ shard: Type.String() });
 const PlayerParams = Type.Object({ shard: Type.String(), accountId: Type.String() });
+
+const DEPRECATED_REGION =
+  'A platform-region shard is deprecated here: answered as its platform (all its regions), ' +
+  'with a `Deprecation` header.';
+
+const searchDocs = {
+  summary: 'Players by name or account id',
+  description:
+    'Exactly one of `filter[playerNames]` (case-sensitive) or `filter[playerIds]`, up to ten ' +
+    'comma-separated values. Each player lists the matches of the retention window, newest ' +
+    `first. ${DEPRECATED_REGION}`,
+  operationId: 'searchPlayers',
+  tags: ['players'],
+};
+const playerDocs = {
+  summary: 'A player by account id',
+  description: `The player with the matches of the retention window, newest first. ${DEPRECATED_REGION}`,
+  operationId: 'getPlayer',
+  tags: ['players'],
+  response: {
+    200: documentResponse('The player', PlayerDocument),
+    404: errorResponse(404, 'Unknown shard, or no such player on its platform'),
+  },
+};
 
 /**
  * `GET /shards/:shard/players?filter[…]` and `GET /shards/:shard/players/:accountId` (keyed).
@@ -49,7 +75,22 @@ export function playerRoutes(app: FastifyInstance, context: RouteContext): void 
   routes.get(
     '/shards/:shard/players',
     {
-      schema: { params: ShardParams, querystring: PlayerFilterQuery },
+      schema: {
+        ...searchDocs,
+        params: ShardParams,
+        querystring: PlayerFilterQuery,
+        response: {
+          200: documentResponse(
+            'The players found; names or ids not found are left out',
+            PlayerListDocument,
+          ),
+          400: errorResponse(
+            400,
+            'Neither or both filters, an empty filter, or more than 10 values',
+          ),
+          404: errorResponse(404, `${NO_PLAYERS_FOUND}, or an unknown shard`),
+        },
+      },
       onRequest: context.requireApiKey,
     },
     async (request, reply) => {
@@ -62,7 +103,7 @@ export function playerRoutes(app: FastifyInstance, context: RouteContext): void 
 
   routes.get(
     '/shards/:shard/players/:accountId',
-    { schema: { params: PlayerParams }, onRequest: context.requireApiKey },
+    { schema: { ...playerDocs, params: PlayerParams }, onRequest: context.requireApiKey },
     async (request, reply) => {
       const { accountId } = request.params;
       const shard = requestShard(request.params.shard, config);

@@ -7,8 +7,29 @@ import { acceptsGzip } from '../precompressed.ts';
 import { sampleDocuments } from '../sample-documents.ts';
 import { CREATED_AT_START, SampleQuery, sampleTimeFilter } from '../sample-filter.ts';
 import { requestShard } from '../shards.ts';
+import { SampleDocument } from '../schemas/sample-document.ts';
+import { documentResponse, errorResponse } from '../schemas/responses.ts';
 
 const ShardParams = Type.Object({ shard: Type.String() });
+
+const docs = {
+  summary: 'Random matches of a day',
+  description:
+    'On a platform-region shard, the newest sample of the region, or with ' +
+    '`filter[createdAt-start]` the one of the UTC day holding that time (up to RETENTION_DAYS ' +
+    'back). On a platform shard, the samples of all its regions of that time, as one. A ' +
+    'sample is published once its day has closed. Other filters are ignored.',
+  operationId: 'getSamples',
+  tags: ['samples'],
+  response: {
+    200: documentResponse('The sample', SampleDocument),
+    400: errorResponse(
+      400,
+      'filter[createdAt-start] is malformed, in the future, or older than retention',
+    ),
+    404: errorResponse(404, 'Unknown shard, or no sample published for that time yet'),
+  },
+};
 
 /**
  * `GET /shards/:shard/samples[?filter[createdAt-start]=<time>]` (keyed). On a platform-region
@@ -24,7 +45,7 @@ export function sampleRoutes(app: FastifyInstance, context: RouteContext): void 
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/shards/:shard/samples',
     {
-      schema: { params: ShardParams, querystring: SampleQuery },
+      schema: { ...docs, params: ShardParams, querystring: SampleQuery },
       onRequest: context.requireApiKey,
     },
     async (request, reply) => {

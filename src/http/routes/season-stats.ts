@@ -20,6 +20,8 @@ import {
 import { NO_PLAYERS_FOUND, notFound, selfLink, sendDocument } from '../jsonapi.ts';
 import { PlayerFilterQuery, playerIdsFilter } from '../player-filter.ts';
 import { seasonListsFor } from '../season-lists.ts';
+import { PlayerSeasonDocument, PlayerSeasonListDocument } from '../schemas/season-documents.ts';
+import { documentResponse, errorResponse } from '../schemas/responses.ts';
 import { enforceShardRule, requestShard } from '../shards.ts';
 
 /** Most match ids a season stats record lists per game mode (REFERENCE §1.7). */
@@ -35,6 +37,41 @@ const BatchParams = Type.Object({
   seasonId: Type.String(),
   gameMode: Type.String(),
 });
+
+const SHARD_RULE =
+  'PC seasons after `division.bro.official.2018-09` and lifetime are on the platform shard, ' +
+  "earlier PC seasons on a platform-region shard, other platforms' seasons on either; " +
+  'lifetime is PC only.';
+
+const playerSeasonDocs = {
+  summary: "A player's season or lifetime stats",
+  description:
+    'Stats of all six standard game modes, zero-filled for modes not played, with the matches ' +
+    `counted (at most 32 per mode, retention window, no custom matches). ${SHARD_RULE}`,
+  operationId: 'getPlayerSeasonStats',
+  tags: ['stats'],
+  response: {
+    200: documentResponse('The stats', PlayerSeasonDocument),
+    400: errorResponse(400, 'The season (or lifetime) is not served on this kind of shard'),
+    404: errorResponse(404, 'Unknown shard, season or player'),
+  },
+};
+const batchDocs = {
+  summary: 'Season or lifetime stats of several players in one game mode',
+  description:
+    'Up to ten players by `filter[playerIds]`: each record holds the requested mode only. ' +
+    `\`lifetime\` is accepted as the season. ${SHARD_RULE}`,
+  operationId: 'getSeasonStatsBatch',
+  tags: ['stats'],
+  response: {
+    200: documentResponse('The stats of the players found', PlayerSeasonListDocument),
+    400: errorResponse(
+      400,
+      'No filter[playerIds] (or filter[playerNames] given), more than 10 ids, or a shard of the wrong kind',
+    ),
+    404: errorResponse(404, `${NO_PLAYERS_FOUND}, or an unknown shard, season or game mode`),
+  },
+};
 
 /** Which stats a request reads: the aggregate rows' season, and the bounds of the match lists. */
 interface StatsScope {
@@ -108,7 +145,10 @@ export function seasonStatsRoutes(app: FastifyInstance, context: RouteContext): 
 
   routes.get(
     '/shards/:shard/players/:accountId/seasons/:seasonId',
-    { schema: { params: PlayerSeasonParams }, onRequest: context.requireApiKey },
+    {
+      schema: { ...playerSeasonDocs, params: PlayerSeasonParams },
+      onRequest: context.requireApiKey,
+    },
     async (request, reply) => {
       const { accountId, seasonId } = request.params;
       const shard = requestShard(request.params.shard, config);
@@ -129,7 +169,7 @@ export function seasonStatsRoutes(app: FastifyInstance, context: RouteContext): 
   routes.get(
     '/shards/:shard/seasons/:seasonId/gameMode/:gameMode/players',
     {
-      schema: { params: BatchParams, querystring: PlayerFilterQuery },
+      schema: { ...batchDocs, params: BatchParams, querystring: PlayerFilterQuery },
       onRequest: context.requireApiKey,
     },
     async (request, reply) => {

@@ -6,8 +6,23 @@ import { renderSeasonList } from '../../presenters/season-list-document.ts';
 import { sendDocument } from '../jsonapi.ts';
 import { seasonListsFor } from '../season-lists.ts';
 import { requestShard } from '../shards.ts';
+import { SeasonListDocument } from '../schemas/season-documents.ts';
+import { documentResponse, errorResponse } from '../schemas/responses.ts';
 
 const ShardParams = Type.Object({ shard: Type.String() });
+
+const docs = {
+  summary: "A platform's seasons",
+  description:
+    'Every season of the platform, oldest first; exactly one is current. Also on its ' +
+    'platform-region shards. Cacheable for a day; the list changes about every two months.',
+  operationId: 'listSeasons',
+  tags: ['seasons'],
+  response: {
+    200: documentResponse('The season list', SeasonListDocument),
+    404: errorResponse(404, "Unknown shard 'pc-xx'"),
+  },
+};
 
 /**
  * `GET /shards/:shard/seasons` (keyed): the platform's season list, also on its platform-region
@@ -21,7 +36,7 @@ export function seasonRoutes(app: FastifyInstance, context: RouteContext): void 
     .withTypeProvider<TypeBoxTypeProvider>()
     .get(
       '/shards/:shard/seasons',
-      { schema: { params: ShardParams }, onRequest: context.requireApiKey },
+      { schema: { ...docs, params: ShardParams }, onRequest: context.requireApiKey },
       async (request, reply) => {
         const shard = requestShard(request.params.shard, config);
         const list = await seasonLists.get(shard.platform);

@@ -9,6 +9,9 @@ import { TELEMETRY_TITLE } from '../../presenters/telemetry-url.ts';
 import { findTelemetryAsset, type TelemetryAsset } from '../../store/telemetry.ts';
 import { BlobStoreUnavailableError } from '../../blobs/blob-store.ts';
 import { blobStoreUnavailable, notFound } from '../jsonapi.ts';
+import { Type } from '@sinclair/typebox';
+import { TelemetryFile } from '../schemas/match-document.ts';
+import { IMMUTABLE_HEADERS, errorResponse, notModified } from '../schemas/responses.ts';
 import {
   acceptsGzip,
   gzipEtag,
@@ -18,6 +21,34 @@ import {
 } from '../precompressed.ts';
 
 const FILE_SUFFIX = '-telemetry.json';
+
+const schema = {
+  summary: "A match's telemetry file",
+  description:
+    "The file a match asset's `URL` names: a JSON array of events. No key, no rate limit, and " +
+    'no content negotiation (it is JSON whatever Accept says). Stored gzipped: sent as stored ' +
+    'with `Content-Encoding: gzip` when accepted, decompressed on the fly otherwise.',
+  operationId: 'getTelemetry',
+  tags: ['telemetry'],
+  response: {
+    200: {
+      description: 'The telemetry events',
+      headers: {
+        ETag: IMMUTABLE_HEADERS.ETag,
+        'Cache-Control': IMMUTABLE_HEADERS['Cache-Control'],
+      },
+      content: {
+        'application/json': {
+          schema: Type.Ref(TelemetryFile),
+          example: (TelemetryFile.examples as unknown[])[0],
+        },
+      },
+    },
+    304: notModified,
+    404: errorResponse(404, 'No such telemetry file, or its match is past retention'),
+    500: errorResponse(500, 'The stored file is corrupt'),
+  },
+};
 
 /** An asset whose telemetry file is stored. */
 type StoredTelemetry = TelemetryAsset & { telemetryKey: string };
@@ -70,7 +101,7 @@ export function telemetryRoutes(app: FastifyInstance, context: RouteContext): vo
 
   app.get(
     `/telemetry/${TELEMETRY_TITLE}/:shard/:yyyy/:mm/:dd/:hh/:min/:file`,
-    { compress: false, decompress: false, config: { negotiate: false } },
+    { compress: false, decompress: false, config: { negotiate: false }, schema },
     async (request: FastifyRequest<{ Params: TelemetryParams }>, reply: FastifyReply) => {
       const missing = (): FastifyReply =>
         sendEncodedError(request, reply, notFound(`No telemetry file '${request.params.file}'`));

@@ -6,6 +6,29 @@ import { retentionCutoff } from '../../domain/retention.ts';
 import { findTournament, listTournaments } from '../../store/tournaments.ts';
 import { renderTournament, renderTournamentList } from '../../presenters/tournament-documents.ts';
 import { notFound, selfLink, sendDocument } from '../jsonapi.ts';
+import { TournamentDocument, TournamentListDocument } from '../schemas/tournament-documents.ts';
+import { documentResponse, errorResponse } from '../schemas/responses.ts';
+
+const listDocs = {
+  summary: 'Tournaments',
+  description: 'Every tournament with matches inside the retention window.',
+  operationId: 'listTournaments',
+  tags: ['tournaments'],
+  response: { 200: documentResponse('The tournaments', TournamentListDocument) },
+};
+const tournamentDocs = {
+  summary: 'A tournament and its matches',
+  description:
+    'The tournament with its matches of the retention window; fetch each match on the ' +
+    '`tournament` shard (`/shards/tournament/matches/{matchId}`).',
+  operationId: 'getTournament',
+  tags: ['tournaments'],
+  response: {
+    200: documentResponse('The tournament', TournamentDocument),
+    400: errorResponse(400, 'The tournament id is longer than 64 characters'),
+    404: errorResponse(404, 'No such tournament, or none of its matches is kept any longer'),
+  },
+};
 
 /**
  * `GET /tournaments` and `GET /tournaments/<id>` (keyed, no shard segment). Only matches inside
@@ -16,19 +39,24 @@ export function tournamentRoutes(app: FastifyInstance, context: RouteContext): v
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const since = (): number => retentionCutoff(config.retentionDays, clock.now());
 
-  routes.get('/tournaments', { onRequest: context.requireApiKey }, async (request, reply) => {
-    const tournaments = await listTournaments(store.db, since());
-    return sendDocument(
-      request,
-      reply,
-      renderTournamentList(tournaments, selfLink(config.publicBaseUrl, request)),
-    );
-  });
+  routes.get(
+    '/tournaments',
+    { schema: listDocs, onRequest: context.requireApiKey },
+    async (request, reply) => {
+      const tournaments = await listTournaments(store.db, since());
+      return sendDocument(
+        request,
+        reply,
+        renderTournamentList(tournaments, selfLink(config.publicBaseUrl, request)),
+      );
+    },
+  );
 
   routes.get(
     '/tournaments/:tournamentId',
     {
       schema: {
+        ...tournamentDocs,
         params: Type.Object({ tournamentId: Type.String({ minLength: 1, maxLength: 64 }) }),
       },
       onRequest: context.requireApiKey,

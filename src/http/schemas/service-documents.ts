@@ -1,0 +1,43 @@
+/** The status and health documents (REFERENCE §3.1), answered without a key. */
+import { Type } from '@sinclair/typebox';
+
+export const StatusDocument = Type.Object(
+  {
+    data: Type.Object({
+      type: Type.Literal('status'),
+      id: Type.Literal('pubg-api'),
+      attributes: Type.Object({
+        releasedAt: Type.String({ description: 'When this process started (ISO 8601, UTC)' }),
+        version: Type.String({ description: 'The service version, `v` first' }),
+      }),
+    }),
+  },
+  {
+    $id: 'StatusDocument',
+    description: 'The service status: clients use it as a health check.',
+    examples: [
+      {
+        data: {
+          type: 'status',
+          id: 'pubg-api',
+          attributes: { releasedAt: '2026-11-20T08:00:00Z', version: 'v0.1.0' },
+        },
+      },
+    ],
+  },
+);
+
+export const HealthDocument = Type.Object(
+  {
+    data: Type.Object({
+      type: Type.Literal('health'),
+      id: Type.Union([Type.Literal('healthz'), Type.Literal('readyz')]),
+      attributes: Type.Object({ status: Type.Literal('ok') }),
+    }),
+  },
+  {
+    $id: 'HealthDocument',
+    description: 'A probe answer for load balancers and orchestrators.',
+    examples: [{ data: { type: 'health', id: 'readyz', attributes: { status: 'ok' } } }],
+  },
+);
