@@ -41,5 +41,6 @@ export const OPENAPI_TAGS = [
   },
   { name: 'samples', description: 'Random matches of one day of a region.' },
   { name: 'tournaments', description: 'Tournaments and their matches.' },
+  { name: 'clans', description: 'Clans with their level and member count.' },
   { name: 'service', description: 'Status, probes, this document and metrics.' },
 ];

@@ -25,7 +25,7 @@ test('failures are reported and still reach the caller; successes are not report
       failures.push(operation),
     );
     await assert.rejects(broken.put('a/b.gz', Buffer.from('bytes')), /ENOTDIR|EEXIST/);
-    await assert.rejects(broken.get('../escape.gz'), /escapes the store/);
+    await assert.rejects(broken.get('../escape.gz'));
     assert.deepEqual(failures, ['put', 'get']);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

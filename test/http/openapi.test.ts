@@ -10,6 +10,7 @@ import { testDatabases } from '../helpers/stores.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { accountId, makeMatchInput } from '../helpers/matches.ts';
 import { ingestMatch } from '../../src/ingest/ingest-match.ts';
+import { ingestEntity } from '../../src/ingest/ingest-entity.ts';
 import { rebuildLeaderboards } from '../../src/jobs/rebuild-leaderboards.ts';
 import { buildSamples } from '../../src/jobs/build-samples.ts';
 import { DOCUMENT_SCHEMAS } from '../../src/http/schemas/document-schemas.ts';
@@ -80,6 +81,8 @@ describe('/openapi.json', () => {
       '/shards/{shard}/samples',
       '/tournaments',
       '/tournaments/{tournamentId}',
+      '/shards/{shard}/players/{accountId}/seasons/{seasonId}/ranked',
+      '/shards/{shard}/clans/{clanId}',
       '/openapi.json',
       '/metrics',
     ]) {
@@ -219,6 +222,16 @@ for (const database of testDatabases) {
           },
         }),
       );
+      const clan = 'clan.0123456789abcdef0123456789abcdef';
+      await ingestEntity(t, {
+        kind: 'clan',
+        platform: 'pc-b',
+        id: clan,
+        name: 'Night Owls',
+        tag: 'OWL',
+        level: 7,
+        members: [accountId(0)],
+      });
       await rebuildLeaderboards(t);
       await buildSamples(t);
       const seasons = (await t.app.inject({ url: '/shards/pc-b/seasons', headers: t.auth })).json();
@@ -245,6 +258,8 @@ for (const database of testDatabases) {
         '/shards/{shard}/samples': '/shards/pc-eu/samples',
         '/tournaments': '/tournaments',
         '/tournaments/{tournamentId}': '/tournaments/eu-cup5',
+        '/shards/{shard}/players/{accountId}/seasons/{seasonId}/ranked': `/shards/pc-b/players/${player}/seasons/${season}/ranked`,
+        '/shards/{shard}/clans/{clanId}': `/shards/pc-b/clans/${clan}`,
         '/telemetry/bluehole-pubg/{shard}/{yyyy}/{mm}/{dd}/{hh}/{min}/{file}': new URL(
           asset.attributes.URL,
         ).pathname,

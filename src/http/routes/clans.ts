@@ -9,6 +9,8 @@ import { renderClan } from '../../presenters/clan-document.ts';
 import { renderRecordedDocument } from '../../presenters/recorded-document.ts';
 import { notFound, selfLink, sendDocument } from '../jsonapi.ts';
 import { enforceShardRule, requestShard } from '../shards.ts';
+import { ClanDocument } from '../schemas/clan-document.ts';
+import { documentResponse, errorResponse } from '../schemas/responses.ts';
 
 const ClanParams = Type.Object({
   shard: Type.String({ description: 'Platform shard (steam, kakao, psn, xbox or pc-b …).' }),
@@ -29,10 +31,18 @@ export function clanRoutes(app: FastifyInstance, context: RouteContext): void {
     {
       schema: {
         summary: 'A clan',
+        description:
+          'A clan of the platform with its member count; a recorded clan document is served ' +
+          'instead while it is newer than the last ingested change. Platform shards only.',
         operationId: 'getClan',
         tags: ['clans'],
         params: ClanParams,
         security: [{ apiKey: [] }],
+        response: {
+          200: documentResponse('The clan', ClanDocument),
+          400: errorResponse(400, 'A platform-region shard: clans are on platform shards'),
+          404: errorResponse(404, 'Unknown shard, or no such clan on the platform'),
+        },
       },
       onRequest: context.requireApiKey,
     },

@@ -11,6 +11,8 @@ import { renderRecordedDocument } from '../../presenters/recorded-document.ts';
 import { notFound, selfLink, sendDocument } from '../jsonapi.ts';
 import { seasonListsFor } from '../season-lists.ts';
 import { enforceShardRule, requestShard } from '../shards.ts';
+import { RankedStatsDocument } from '../schemas/ranked-document.ts';
+import { documentResponse, errorResponse } from '../schemas/responses.ts';
 
 const RankedParams = Type.Object({
   shard: Type.String({ description: 'Platform shard (steam, kakao, psn, xbox or pc-b …).' }),
@@ -37,10 +39,18 @@ export function rankedRoutes(app: FastifyInstance, context: RouteContext): void 
     {
       schema: {
         summary: "A player's ranked stats of one season",
+        description:
+          'The ranked modes the player played that season (none before ranked play began, in ' +
+          'season 7); a recorded document is served instead while it is newer. Platform shards only.',
         operationId: 'getRankedStats',
         tags: ['stats'],
         params: RankedParams,
         security: [{ apiKey: [] }],
+        response: {
+          200: documentResponse('The ranked stats', RankedStatsDocument),
+          400: errorResponse(400, 'A platform-region shard: ranked stats are on platform shards'),
+          404: errorResponse(404, 'Unknown shard, season or player'),
+        },
       },
       onRequest: context.requireApiKey,
     },

@@ -13,6 +13,8 @@ import { MatchDocument, ParticipantStats, TelemetryFile } from './match-document
 import { LeaderboardDocument } from './leaderboard-document.ts';
 import { SampleDocument } from './sample-document.ts';
 import { TournamentDocument, TournamentListDocument } from './tournament-documents.ts';
+import { RankedGameModeStats, RankedStatsDocument } from './ranked-document.ts';
+import { ClanDocument } from './clan-document.ts';
 
 export const DOCUMENT_SCHEMAS: ReadonlyArray<TSchema & { $id: string }> = [
   ErrorDocument,
@@ -31,4 +33,7 @@ export const DOCUMENT_SCHEMAS: ReadonlyArray<TSchema & { $id: string }> = [
   SampleDocument,
   TournamentListDocument,
   TournamentDocument,
+  RankedGameModeStats,
+  RankedStatsDocument,
+  ClanDocument,
 ] as ReadonlyArray<TSchema & { $id: string }>;
