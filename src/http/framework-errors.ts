@@ -27,9 +27,6 @@ import {
 /** Methods a route may answer, probed to tell a 405 (the path exists) from a 404. */
 const ROUTABLE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-/** Seconds a client is asked to wait before retrying an instance that is shutting down. */
-const CLOSING_RETRY_AFTER_S = 5;
-
 /** A request line longer than this, in bytes, makes a header overflow a 414 rather than a 431. */
 const LONG_REQUEST_LINE = 8 * 1024;
 
@@ -108,8 +105,8 @@ function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: Fa
 
 /**
  * Fastify options for the errors raised outside routes. The Host check moves from Node (which
- * answers a bare 400 with no body) to `registerFrameworkErrors`, and the 503 while closing from
- * Fastify (its own JSON shape) likewise.
+ * answers a bare 400 with no body) to `registerFrameworkErrors`. While closing, requests still
+ * reach their routes (shutdown drains them) rather than Fastify's own non-JSON:API 503.
  */
 export const FRAMEWORK_ERROR_OPTIONS = {
   frameworkErrors,
@@ -143,33 +140,17 @@ function hasUnwantedBody(request: FastifyRequest): boolean {
 }
 
 /**
- * The checks every request passes before its route runs: the instance is not closing (503 with
- * Retry-After), an HTTP/1.1 request names its Host (400, RFC 9112 §3.2), a GET carries no body
- * (400), and some route takes it (404/405, answered before a body is parsed). Also answers
- * `Expect` values other than 100-continue (417), which Node would answer with an empty body.
+ * The checks every request passes before its route runs: an HTTP/1.1 request names its Host
+ * (400, RFC 9112 §3.2), a GET carries no body (400), and some route takes it (404/405, answered
+ * before a body is parsed). Also answers `Expect` values other than 100-continue (417) and
+ * CONNECT (501), which Node would answer with an empty body or not at all.
  */
 export function registerFrameworkErrors(app: FastifyInstance): void {
-  let closing = false;
-  app.addHook('preClose', (done) => {
-    closing = true;
-    done();
-  });
-
   const refuse = (request: FastifyRequest, reply: FastifyReply, error: ApiError): void => {
     request.negotiatedType = negotiateMediaType(request) ?? MEDIA_TYPES[0];
     sendError(request, reply, error);
   };
   const screen: onRequestHookHandler = (request, reply, done) => {
-    if (closing) {
-      reply.header('connection', 'close');
-      return refuse(
-        request,
-        reply,
-        apiError(503, 'The server is shutting down; retry on another instance', {
-          'retry-after': CLOSING_RETRY_AFTER_S,
-        }),
-      );
-    }
     if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
       return refuse(request, reply, badRequest('An HTTP/1.1 request must send a Host header'));
     }
