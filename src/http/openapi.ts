@@ -61,7 +61,7 @@ function completeRouteSchema(
   const shared: ResponseDocs = {
     400: errorResponse(
       400,
-      'The URL is malformed: a bad %-encoding, or a path segment over 100 characters',
+      'The URL is malformed: a bad %-encoding, a path segment over 100 characters, or a query value that is not UTF-8, holds a NUL or exceeds 1,000 characters',
     ),
     ...(keyed ? { 401: errorResponse(401, 'API key invalid or missing') } : {}),
     ...(negotiated

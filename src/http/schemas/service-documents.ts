@@ -32,12 +32,31 @@ export const HealthDocument = Type.Object(
     data: Type.Object({
       type: Type.Literal('health'),
       id: Type.Union([Type.Literal('healthz'), Type.Literal('readyz')]),
-      attributes: Type.Object({ status: Type.Literal('ok') }),
+      attributes: Type.Object({
+        status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')], {
+          description: '`degraded`: ready, but rate limits are counted per instance (Redis lost)',
+        }),
+        store: Type.Optional(Type.Literal('ok', { description: 'Readiness only' })),
+        rateLimits: Type.Optional(
+          Type.Union([Type.Literal('shared'), Type.Literal('per-instance')], {
+            description: 'Readiness only: whether every instance counts into one budget',
+          }),
+        ),
+        detail: Type.Optional(Type.String({ description: 'What is degraded, in words' })),
+      }),
     }),
   },
   {
     $id: 'HealthDocument',
     description: 'A probe answer for load balancers and orchestrators.',
-    examples: [{ data: { type: 'health', id: 'readyz', attributes: { status: 'ok' } } }],
+    examples: [
+      {
+        data: {
+          type: 'health',
+          id: 'readyz',
+          attributes: { status: 'ok', store: 'ok', rateLimits: 'shared' },
+        },
+      },
+    ],
   },
 );
