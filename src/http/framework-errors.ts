@@ -105,14 +105,12 @@ function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: Fa
 
 /**
  * Fastify options for the errors raised outside routes. The Host check moves from Node (which
- * answers a bare 400 with no body) to `registerFrameworkErrors`. While closing, requests still
- * reach their routes (shutdown drains them) rather than Fastify's own non-JSON:API 503.
+ * answers a bare 400 with no body) to `registerFrameworkErrors`.
  */
 export const FRAMEWORK_ERROR_OPTIONS = {
   frameworkErrors,
   clientErrorHandler,
   http: { requireHostHeader: false },
-  return503OnClosing: false,
 } satisfies FastifyHttpOptions<http.Server>;
 
 /**
