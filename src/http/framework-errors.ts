@@ -27,6 +27,9 @@ import {
 /** Methods a route may answer, probed to tell a 405 (the path exists) from a 404. */
 const ROUTABLE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
+/** Longest path a 404 quotes back, in characters. */
+const MAX_QUOTED_PATH = 100;
+
 /** A request line longer than this, in bytes, makes a header overflow a 414 rather than a 431. */
 const LONG_REQUEST_LINE = 8 * 1024;
 
@@ -122,7 +125,11 @@ export function unroutedRequestError(app: FastifyInstance, request: FastifyReque
   const allowed = ROUTABLE_METHODS.filter(
     (method) => method !== request.method && app.findRoute({ method, url: path }) !== null,
   );
-  if (allowed.length === 0) return notFound(`No resource at ${request.method} ${path}`);
+  if (allowed.length === 0) {
+    // Quoted only when short: a long path is the client's own input, not worth sending back.
+    const quoted = path.length <= MAX_QUOTED_PATH ? ` ${path}` : ' this path';
+    return notFound(`No resource at ${request.method}${quoted}`);
+  }
   return apiError(405, `${request.method} is not allowed here; use ${allowed.join(', ')}`, {
     allow: [...allowed, 'OPTIONS'].join(', '),
   });

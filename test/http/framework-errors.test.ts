@@ -65,8 +65,16 @@ test('a known method on a path served for others is a 405 with Allow', async () 
     assert.equal(error.title, 'Method Not Allowed', method);
     assert.equal(response.headers.allow, 'GET, HEAD, OPTIONS', method);
   }
-  // A path that exists for no method stays a 404.
-  assertJsonApiError(await rawRequest(port, request('DELETE /no/such/thing HTTP/1.1')), 404);
+  // A path that exists for no method stays a 404, quoting the path only when it is short.
+  const missing = assertJsonApiError(
+    await rawRequest(port, request('DELETE /no/such/thing HTTP/1.1')),
+    404,
+  );
+  assert.match(missing.detail, /\/no\/such\/thing/);
+  const long = `/${'z'.repeat(5_000)}`;
+  const response = await rawRequest(port, request(`GET ${long} HTTP/1.1`));
+  assertJsonApiError(response, 404);
+  assert.ok(!response.body.includes('zzzzzzzzzz'), 'a long path is not echoed');
 });
 
 test('a POST to a GET route is a 405 before its body is read, malformed or not', async () => {
