@@ -54,9 +54,9 @@ function documentedParams(url: string, own: ObjectSchema | undefined): object | 
 function completeRouteSchema(
   url: string,
   schema: Record<string, unknown>,
-  keyed: boolean,
-  negotiated: boolean,
+  kind: { keyed: boolean; limited: boolean; negotiated: boolean },
 ): Record<string, unknown> {
+  const { keyed, limited, negotiated } = kind;
   const own = (schema.response ?? {}) as ResponseDocs;
   const shared: ResponseDocs = {
     400: errorResponse(
@@ -72,14 +72,7 @@ function completeRouteSchema(
           ),
         }
       : {}),
-    ...(keyed
-      ? {
-          429: errorResponse(429, "The key's per-minute budget is spent", {
-            ...RATE_LIMIT_HEADERS,
-            ...RETRY_AFTER,
-          }),
-        }
-      : {}),
+    ...(limited ? { 429: errorResponse(429, "The key's per-minute budget is spent") } : {}),
     503: errorResponse(
       503,
       'The instance is shutting down or lost its store; try again',
@@ -87,14 +80,12 @@ function completeRouteSchema(
     ),
   };
   const response: ResponseDocs = { ...shared, ...own };
-  if (keyed) {
+  // Answers counted against a budget carry its headers (a 401 or 415 comes before counting).
+  if (limited) {
     for (const [status, doc] of Object.entries(response)) {
-      if (/^(2|304|404)/.test(status)) {
-        response[status] = {
-          ...doc,
-          headers: { ...RATE_LIMIT_HEADERS, ...(doc.headers as object) },
-        };
-      }
+      if (!/^(2|304|404|429)/.test(status)) continue;
+      const headers = { ...RATE_LIMIT_HEADERS, ...(status === '429' ? RETRY_AFTER : {}) };
+      response[status] = { ...doc, headers: { ...headers, ...(doc.headers as object) } };
     }
   }
   return {
@@ -161,12 +152,12 @@ export async function registerOpenApi(
         typeof json.$id === 'string' ? json.$id : `def-${i}`,
     },
     transform: ({ schema, url, route }) => ({
-      schema: completeRouteSchema(
-        url,
-        (schema ?? {}) as Record<string, unknown>,
-        options.isKeyed(route as RouteOptions),
-        route.config?.negotiate !== false,
-      ) as typeof schema,
+      schema: completeRouteSchema(url, (schema ?? {}) as Record<string, unknown>, {
+        keyed: options.isKeyed(route as RouteOptions),
+        // Read routes and the ingest routes each count against a budget of their own.
+        limited: options.isKeyed(route as RouteOptions) || route.config?.budget === 'ingest',
+        negotiated: route.config?.negotiate !== false,
+      }) as typeof schema,
       url,
     }),
   });

@@ -111,32 +111,44 @@ for (const database of testDatabases) {
       );
     });
 
-    test('records ingest results and durations on routes under /ingest/', async () => {
-      const own = await createTestApp(database);
-      try {
-        // Stands for the ingest routes: any route under /ingest/ is recorded as one.
-        own.app.post('/ingest/example', { config: { negotiate: false } }, async (request, reply) =>
-          reply.code((request.body as { ok: boolean }).ok ? 201 : 400).send({}),
-        );
-        for (const ok of [true, true, false]) {
-          await own.app.inject({ method: 'POST', url: '/ingest/example', payload: { ok } });
-        }
-        const samples = await scrape(own);
-        const route = '/ingest/example';
-        const count = (result: string): number | undefined =>
-          sampleValue(samples, 'gamedata_ingest_requests_total', { route, result });
-        assert.equal(count('created'), 2);
-        assert.equal(count('rejected'), 1);
-        assert.equal(
-          sampleValue(samples, 'gamedata_ingest_duration_seconds_count', {
-            route,
-            result: 'created',
-          }),
-          2,
-        );
-      } finally {
-        await own.close();
-      }
+    test('records ingest results and durations on the ingest routes', async () => {
+      const { key } = await createApiKey(t.store.db, {
+        name: 'metrics-ingest',
+        ratePerMinute: 1_000,
+        now: t.clock.now(),
+        scope: 'ingest',
+      });
+      const post = (body: unknown) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/ingest/matches',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          payload: JSON.stringify(body),
+        });
+      const input = makeMatchInput({
+        seed: 'metrics-ingest',
+        overrides: { createdAt: new Date(t.clock.now() - 7_200_000).toISOString() },
+      });
+      assert.equal((await post(input)).statusCode, 201);
+      assert.equal((await post(input)).statusCode, 200);
+      assert.equal((await post({ ...input, gameMode: 42 })).statusCode, 400);
+      const samples = await scrape(t);
+      const route = '/ingest/matches';
+      const count = (result: string): number | undefined =>
+        sampleValue(samples, 'gamedata_ingest_requests_total', { route, result });
+      assert.deepEqual(['created', 'duplicate', 'rejected', 'failed'].map(count), [
+        1,
+        1,
+        1,
+        undefined,
+      ]);
+      assert.equal(
+        sampleValue(samples, 'gamedata_ingest_duration_seconds_count', {
+          route,
+          result: 'created',
+        }),
+        1,
+      );
     });
 
     test('records scheduled job runs with their outcome and duration', async () => {

@@ -88,6 +88,8 @@ describe('/openapi.json', () => {
     ]) {
       assert.ok(document.paths[url]?.get, `GET ${url} is documented`);
     }
+    assert.ok(document.paths['/ingest/matches']?.post, 'POST /ingest/matches is documented');
+    assert.ok(document.paths['/ingest/matches/{matchId}/telemetry']?.put, 'PUT …/telemetry too');
     const ids = new Set<string>();
     for (const [method, url, op] of operations(document)) {
       assert.ok(op.summary, `${method} ${url} has a summary`);
@@ -125,20 +127,22 @@ describe('/openapi.json', () => {
     );
   });
 
-  test('applies the bearer scheme to exactly the routes that answer 401 without a key', async () => {
+  test('applies the bearer schemes to exactly the routes that answer 401 without a key', async () => {
     for (const [method, url, op] of operations(document)) {
-      const keyed = (op.security ?? []).some((requirement) => 'apiKey' in requirement);
+      const keyed = (op.security ?? []).length > 0;
+      const scheme = url.startsWith('/ingest/') ? 'ingestKey' : 'apiKey';
       const concrete = url.replace(/\{(\w+)\}/g, (_, name: string) => {
         const parameter = op.parameters?.find((p) => p.in === 'path' && p.name === name);
         return encodeURIComponent(parameter?.example ?? 'x');
       });
       const response = await t.app.inject({ method: method.toUpperCase() as 'GET', url: concrete });
       assert.equal(response.statusCode === 401, keyed, `${method} ${url}: ${response.statusCode}`);
-      assert.deepEqual(op.security, keyed ? [{ apiKey: [] }] : [], `${method} ${url}`);
+      assert.deepEqual(op.security, keyed ? [{ [scheme]: [] }] : [], `${method} ${url}`);
       if (keyed) {
         for (const status of ['401', '429']) assert.ok(op.responses[status], `${url} ${status}`);
         for (const header of ['X-Ratelimit-Limit', 'X-Ratelimit-Remaining', 'X-Ratelimit-Reset']) {
-          assert.ok(op.responses['200']?.headers?.[header as never], `${url} 200 ${header}`);
+          const success = op.responses['201'] ?? op.responses['200'];
+          assert.ok(success?.headers?.[header as never], `${url} 2xx ${header}`);
           assert.ok(op.responses['429']?.headers?.[header as never], `${url} 429 ${header}`);
         }
         assert.ok(op.responses['429']?.headers?.['Retry-After' as never], `${url} Retry-After`);
@@ -148,8 +152,8 @@ describe('/openapi.json', () => {
   });
 
   test('documents 415 exactly where Accept is negotiated', async () => {
-    for (const [, url, op] of operations(document)) {
-      if (url.includes('{')) continue;
+    for (const [method, url, op] of operations(document)) {
+      if (url.includes('{') || method !== 'get') continue;
       const response = await t.app.inject({ url, headers: { accept: 'text/html', ...t.auth } });
       assert.equal(response.statusCode === 415, '415' in op.responses, `${url}`);
     }
