@@ -147,8 +147,13 @@ test(
       for (const server of servers) {
         assert.equal(server.child.exitCode, null, 'the server is alive');
         const log = server.stdout() + server.stderr();
-        assert.equal(log.match(/Redis unreachable/g)?.length, 1, log);
-        assert.equal(log.match(/Redis answers again/g)?.length, 1, log);
+        // One line per transition, never a line per request: "unreachable" and "answers again"
+        // alternate. (A busy machine may add an early blip of its own: a command timing out.)
+        const transitions = log.match(/Redis unreachable|Redis answers again/g) ?? [];
+        assert.ok(transitions.length >= 2 && transitions.length <= 6, log);
+        transitions.forEach((line, i) =>
+          assert.equal(line, i % 2 === 0 ? 'Redis unreachable' : 'Redis answers again', log),
+        );
         assert.doesNotMatch(log, /Unhandled error event/);
       }
     } finally {
