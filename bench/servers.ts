@@ -1,0 +1,132 @@
+/**
+ * Starts the processes that are measured: the service as users run it (`gamedata serve`, from
+ * the sources through tsx, the same code `npm start` compiles), a variant of it with other
+ * environment variables, the bench's own job server, and the bare server. Each is a child
+ * process pinned to the servers' CPUs, stopped with the bench.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
+import type { ChildRegistry } from './children.ts';
+import { getRaw } from './capture.ts';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** A running server: its process (whose CPU is measured) and its origin. */
+export interface RunningServer {
+  label: string;
+  pid: number;
+  origin: string;
+  child: ChildProcess;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** Waits until `url` answers 200, failing early when the process exits. */
+export async function waitUntilUp(
+  url: string,
+  child: ChildProcess,
+  limitMs: number,
+): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url}: the server exited (${child.exitCode})`);
+    try {
+      if ((await getRaw(url, {})).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not answer within ${limitMs / 1000} s`);
+}
+
+export interface ServiceOptions {
+  label: string;
+  dataDir: string;
+  /** Variables on top of the bench's defaults (a variant's METRICS=off, LOG_LEVEL=info, …). */
+  env?: Readonly<Record<string, string>>;
+  cpus: string | null;
+  /** Write a V8 CPU profile into this directory when the process ends. */
+  cpuProfDir?: string | undefined;
+  /** The script and its arguments; default `src/main.ts serve`. */
+  script?: string[];
+  /** 'pipe' to read what the process prints (the job server's replies); default: discarded. */
+  stdout?: 'pipe' | 'ignore';
+}
+
+/**
+ * The environment the service is measured in: its own data, 127.0.0.1, no demo generation, no
+ * scheduled jobs (they are measured on their own, see jobs-under-load.ts) and warnings only in
+ * the log (an access-log line per request is a variant row of its own).
+ */
+export function serviceEnv(dataDir: string, port: number): Record<string, string> {
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: origin,
+    DEMO_DATA: 'off',
+    JOBS: 'off',
+    LOG_LEVEL: 'warn',
+  };
+}
+
+/** Starts the service (or another script of the project) and waits until /healthz answers. */
+export async function startService(
+  children: ChildRegistry,
+  options: ServiceOptions,
+): Promise<RunningServer> {
+  const port = await freePort();
+  const env = { ...process.env, ...serviceEnv(options.dataDir, port), ...options.env };
+  const profile = options.cpuProfDir
+    ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.cpuProfDir)}`]
+    : [];
+  const script = options.script ?? [path.join(ROOT, 'src/main.ts'), 'serve'];
+  const child = children.spawn(process.execPath, [...profile, '--import', 'tsx', ...script], {
+    env,
+    cwd: ROOT,
+    cpus: options.cpus,
+    // The log goes nowhere: writing it is part of the cost, reading it is not.
+    stdio: ['pipe', options.stdout ?? 'ignore', 'inherit'],
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  await waitUntilUp(`${origin}/healthz`, child, 120_000);
+  return { label: options.label, pid: child.pid!, origin, child };
+}
+
+/** Starts the bare server on a manifest and resolves once it listens. */
+export function startBareServer(
+  children: ChildRegistry,
+  manifestFile: string,
+  cpus: string | null,
+): Promise<RunningServer> {
+  if (!fs.existsSync(manifestFile)) throw new Error(`no manifest ${manifestFile}`);
+  const child = children.spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'bench/bare-server.ts'), manifestFile],
+    { cwd: ROOT, cpus, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the bare server exited (${code})`)));
+    let text = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk;
+      const port = /listening (\d+)/.exec(text)?.[1];
+      if (port !== undefined) {
+        resolve({ label: 'bare', pid: child.pid!, origin: `http://127.0.0.1:${port}`, child });
+      }
+    });
+  });
+}
