@@ -1,21 +1,20 @@
 /**
  * The ways matches enter the store, each measured on a fresh store as CPU time of every process
  * doing the work: the library (`ingestMatch` in this process), the CLI (`gamedata ingest <dir>`
- * in a child), HTTP (`POST /ingest/matches` to a server) and the demo (`gamedata demo`, which
- * also generates its matches). A CLI child's start (Node, tsx, migrations) is measured on its
+ * in a child) and the demo (`gamedata demo`, which also generates its matches); HTTP is in
+ * ingest-http.ts. A CLI child's start (Node, tsx, migrations) is measured on its
  * own and taken off, so the figure is the cost per match a long ingest approaches.
  */
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { loadConfig } from '../src/config.ts';
 import { ingestMatch } from '../src/ingest/ingest-match.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { dataDirEnv } from './bench-data.ts';
-import { exitOf, stopChild, type ChildRegistry } from './children.ts';
-import { startChildrenCpuMeter, startCpuMeter } from './cpu.ts';
+import { exitOf, type ChildRegistry } from './children.ts';
+import { startChildrenCpuMeter } from './cpu.ts';
 import type { MatchSet } from './ingest-matches.ts';
-import { ROOT, startService } from './servers.ts';
+import { ROOT } from './servers.ts';
 
 /** One path's cost: matches stored, CPU µs of every process involved, wall ms. */
 export interface PathCost {
@@ -151,69 +150,4 @@ export async function ingestWithDemo(
   );
   const matches = Number(/Demo data: (\d+) matches/.exec(run.output)?.[1] ?? 0);
   return { matches, ...lessStart(run, options.start), failures: run.code === 0 ? 0 : 1 };
-}
-
-/**
- * `POST /ingest/matches` to a server on a fresh store (two requests in flight, as a game server
- * pool would), counting the server's CPU; null when this build has no such route. The ingest
- * key is made with `gamedata keys create --scope ingest`.
- */
-export async function ingestWithHttp(
-  children: ChildRegistry,
-  set: MatchSet,
-  options: { dataDir: string; cpus: string | null; cpuProfDir?: string | undefined },
-): Promise<PathCost | null> {
-  const server = await startService(children, { label: 'ingest server', ...options });
-  try {
-    if ((await post(server.origin, Buffer.from('{}'), null)).status === 404) return null;
-    const created = await runCli(
-      children,
-      ['keys', 'create', '--name', 'bench-ingest', '--scope', 'ingest', '--rpm', '1000000000'],
-      { dataDir: options.dataDir, cpus: null },
-    );
-    const key = created.output.trim().split('\n').pop() ?? '';
-    if (created.code !== 0 || !key.startsWith('gd_')) {
-      throw new Error(`could not make an ingest key: ${created.output}`);
-    }
-    const queue = [...set.inputs];
-    let failures = 0;
-    const wall = performance.now();
-    const cpu = startCpuMeter(server.pid);
-    const sender = async (): Promise<void> => {
-      for (let body = queue.shift(); body !== undefined; body = queue.shift()) {
-        if ((await post(server.origin, body, key)).status !== 201) failures++;
-      }
-    };
-    await Promise.all([sender(), sender()]);
-    return {
-      matches: set.inputs.length - failures,
-      cpuMicros: cpu(),
-      wallMs: performance.now() - wall,
-      failures,
-    };
-  } finally {
-    await stopChild(server.child);
-  }
-}
-
-function post(origin: string, body: Buffer, key: string | null): Promise<{ status: number }> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      `${origin}/ingest/matches`,
-      {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'content-length': body.length,
-          ...(key ? { authorization: `Bearer ${key}` } : {}),
-        },
-      },
-      (response) => {
-        response.resume();
-        response.on('end', () => resolve({ status: response.statusCode ?? 0 }));
-      },
-    );
-    request.on('error', reject);
-    request.end(body);
-  });
 }

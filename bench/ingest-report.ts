@@ -19,10 +19,10 @@ import {
   cliStartCost,
   ingestWithCli,
   ingestWithDemo,
-  ingestWithHttp,
   ingestWithLibrary,
   type PathCost,
 } from './ingest-paths.ts';
+import { ingestWithHttp } from './ingest-http.ts';
 import { amount, count, markdownTable, ratioCell, size } from './report.ts';
 
 export const INGEST_GOAL = 0.7;

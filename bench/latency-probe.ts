@@ -1,16 +1,18 @@
 /**
- * An open-loop latency probe: sends requests at a fixed rate whatever the server does, and times
- * each from the moment it was due, not from when a connection was free. A server that stalls
- * for seconds then shows seconds of latency on every request due meanwhile — which a
- * closed-loop generator like wrk hides (its connections simply wait, and a run that ends during
- * the stall drops them). Used beside wrk's steady load while a job runs.
+ * An open-loop latency probe: sends requests at a fixed rate whatever the server does, each on
+ * a connection of its own if need be, so no request waits for an earlier one to be answered. A
+ * server that stalls for seconds then shows seconds of latency on every request sent meanwhile
+ * — which a closed-loop generator like wrk hides (its connections simply wait, and a run that
+ * ends during the stall drops them). Used beside wrk's steady load while a job runs. Latency is
+ * timed from the send: when this process itself runs late (it shares a core with wrk), sending
+ * is late, but that delay is not charged to the server.
  */
 import http from 'node:http';
 
 export interface ProbeSample {
   path: string;
-  /** When the request was due (performance.now() ms). */
-  dueAt: number;
+  /** When the request was sent (performance.now() ms). */
+  sentAt: number;
   latencyMs: number;
   /** 0 for a failed request. */
   status: number;
@@ -35,10 +37,11 @@ export function startProbe(
   const startedAt = performance.now();
   let sent = 0;
 
-  const send = (path: string, dueAt: number): void => {
+  const send = (path: string): void => {
+    const sentAt = performance.now();
     const done = new Promise<void>((resolve) => {
       const finish = (status: number): void => {
-        samples.push({ path, dueAt, latencyMs: performance.now() - dueAt, status });
+        samples.push({ path, sentAt, latencyMs: performance.now() - sentAt, status });
         resolve();
       };
       const request = http.get(origin + path, { agent, headers }, (response) => {
@@ -56,7 +59,7 @@ export function startProbe(
   const timer = setInterval(
     () => {
       const due = Math.floor((performance.now() - startedAt) / interval);
-      for (; sent < due; sent++) send(paths[sent % paths.length]!, startedAt + sent * interval);
+      for (; sent < due; sent++) send(paths[sent % paths.length]!);
     },
     Math.max(1, Math.floor(interval)),
   );
@@ -83,7 +86,7 @@ export interface LatencySummary {
 }
 
 /**
- * The latency of the samples due within [from, to) (all of them without bounds): exact
+ * The latency of the samples sent within [from, to) (all of them without bounds): exact
  * percentiles (nearest rank) of the requests that succeeded; failures counted apart.
  */
 export function summariseProbe(
@@ -91,7 +94,7 @@ export function summariseProbe(
   from = -Infinity,
   to = Infinity,
 ): LatencySummary {
-  const inWindow = samples.filter((s) => s.dueAt >= from && s.dueAt < to);
+  const inWindow = samples.filter((s) => s.sentAt >= from && s.sentAt < to);
   const ok = inWindow
     .filter((s) => s.status >= 200 && s.status < 400)
     .map((s) => s.latencyMs)

@@ -78,7 +78,7 @@ export function servingTable(rows: readonly RowResult[]): string {
       (failures > 0 ? ` ⚠ ${failures} failed` : '');
     return [
       name,
-      row.kind === 'variant' ? 'variant' : row.mode === 'spread' ? `spread ×${row.paths}` : 'hot',
+      row.mode === 'spread' ? `spread ×${row.paths}` : 'hot',
       size(row.subject.bytesPerRequest),
       count(row.subject.requestsPerSecond),
       count(row.baseline.requestsPerSecond),

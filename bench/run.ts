@@ -80,7 +80,12 @@ async function main(): Promise<void> {
   };
   const results: BenchResults = {
     machine,
-    settings: { ...options, only: options.only && [...options.only] },
+    settings: {
+      ...options,
+      only: options.only && [...options.only],
+      // A database URL may hold a password.
+      databaseUrl: options.databaseUrl && '(given)',
+    },
     pinning: pinning.description,
     data: {
       scale: options.scale,

@@ -7,12 +7,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ChildRegistry } from './children.ts';
 import { stopChild } from './children.ts';
-import { captureResponses, writeBareManifest, type CapturedResponse } from './capture.ts';
+import { writeBareManifest } from './capture.ts';
 import { discoverPaths } from './discover-paths.ts';
-import { ENDPOINTS, VARIANTS, type EndpointSpec } from './endpoint-catalogue.ts';
 import { measureRow, type LoadSettings, type SideResult } from './measure-row.ts';
+import { planRows, type PlannedRow } from './plan-rows.ts';
 import { startBareServer, startService, type RunningServer } from './servers.ts';
-import { getRaw } from './capture.ts';
 
 export interface ServingOptions {
   dataDir: string;
@@ -46,24 +45,11 @@ export interface RowResult {
   cpuRatio: number | null;
 }
 
-interface PlannedRow {
-  spec: { id: string; label: string; goal: number | null };
-  kind: RowResult['kind'];
-  mode: RowResult['mode'];
-  paths: string[];
-  headers: Record<string, string>;
-  subjectEnv: Readonly<Record<string, string>>;
-  /** null: the bare server. */
-  baselineEnv: Readonly<Record<string, string>> | null;
-  baselineLabel: string;
-}
-
 export async function measureServing(
   children: ChildRegistry,
   options: ServingOptions,
   notes: string[],
 ): Promise<RowResult[]> {
-  const wanted = (id: string): boolean => options.only === null || options.only.has(id);
   const services = new Map<string, RunningServer>();
   const serviceWith = async (env: Readonly<Record<string, string>>): Promise<RunningServer> => {
     const key = JSON.stringify(env);
@@ -85,76 +71,8 @@ export async function measureServing(
   const service = await serviceWith({});
   options.log('Finding the paths of every endpoint…');
   const discovery = await discoverPaths(service.origin, options.apiKey, options.spread);
-  const plain = { accept: 'application/vnd.api+json', 'accept-encoding': options.encoding };
-  const keyed = { ...plain, authorization: `Bearer ${options.apiKey}` };
 
-  const planned: PlannedRow[] = [];
-  const captured = new Map<string, CapturedResponse>();
-  const okPaths = new Map<string, string[]>();
-  for (const spec of ENDPOINTS) {
-    const forVariant = VARIANTS.some((v) => v.endpoint === spec.id && wanted(v.id));
-    if (!wanted(spec.id) && !forVariant) continue;
-    if (spec.requiresRoute && !discovery.routes.has(spec.requiresRoute)) {
-      notes.push(`${spec.label}: skipped, no route ${spec.requiresRoute} on this build`);
-      continue;
-    }
-    const headers = headersOf(spec, plain, keyed);
-    const candidates = (discovery.paths.get(spec.id) ?? []).slice(0, options.spread);
-    const answers = await captureResponses(service.origin, candidates, headers);
-    const ok = candidates.filter((p) => answers.get(p)?.status === 200);
-    if (ok.length === 0) {
-      const first = candidates[0];
-      const status = first === undefined ? 'no path found' : `${answers.get(first)?.status}`;
-      notes.push(`${spec.label}: skipped, ${first ?? ''} answered ${status}`);
-      continue;
-    }
-    if (ok.length < candidates.length) {
-      notes.push(
-        `${spec.label}: ${candidates.length - ok.length} of ${candidates.length} paths not 200, left out`,
-      );
-    }
-    for (const p of ok) captured.set(p, answers.get(p)!);
-    okPaths.set(spec.id, ok);
-    const modes = wanted(spec.id) ? spec.modes.filter((m) => options.modes.includes(m)) : [];
-    for (const mode of modes) {
-      if (mode === 'spread' && ok.length < 2) continue;
-      planned.push({
-        spec,
-        kind: 'endpoint',
-        mode,
-        paths: mode === 'hot' ? [ok[0]!] : ok,
-        headers,
-        subjectEnv: {},
-        baselineEnv: null,
-        baselineLabel: 'bare',
-      });
-    }
-  }
-  for (const variant of VARIANTS) {
-    const ok = okPaths.get(variant.endpoint);
-    if (!wanted(variant.id) || ok === undefined) continue;
-    if (
-      variant.requiresPath &&
-      (await getRaw(service.origin + variant.requiresPath, {})).status === 404
-    ) {
-      notes.push(`${variant.label}: skipped, no ${variant.requiresPath} on this build`);
-      continue;
-    }
-    planned.push({
-      spec: variant,
-      kind: 'variant',
-      mode: variant.mode,
-      paths: variant.mode === 'hot' ? [ok[0]!] : ok,
-      headers: headersOf(
-        ENDPOINTS.find((e) => e.id === variant.endpoint)!,
-        plain,
-        keyed,
-      ),
-      subjectEnv: variant.subjectEnv,
-      baselineEnv: variant.baselineEnv,
-      baselineLabel: variant.baselineLabel,
-    });
-  }
+  const { rows: planned, captured } = await planRows(service.origin, discovery, options, notes);
 
   const manifest = path.join(options.workDir, 'bare-manifest.json');
   writeBareManifest(manifest, captured);
@@ -193,15 +111,6 @@ export async function measureServing(
     fs.rmSync(manifest, { force: true });
   }
   return results;
-}
-
-function headersOf(
-  spec: EndpointSpec,
-  plain: Record<string, string>,
-  keyed: Record<string, string>,
-): Record<string, string> {
-  if (spec.id === 'telemetry') return { 'accept-encoding': plain['accept-encoding']! };
-  return spec.keyed ? keyed : plain;
 }
 
 function envText(env: Readonly<Record<string, string>>): string {
