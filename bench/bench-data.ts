@@ -15,7 +15,7 @@ import { JOBS } from '../src/jobs/index.ts';
 import { runJobOnce } from '../src/jobs/scheduler.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { createApiKey } from '../src/store/api-keys.ts';
-import { ROOT } from './servers.ts';
+import { ROOT } from './project-root.ts';
 
 export interface BenchData {
   /** The DATA_DIR of the store (SQLite file, telemetry blobs). */
@@ -48,9 +48,22 @@ export function sourceDigest(root: string = ROOT): string {
   return hash.digest('hex').slice(0, 12);
 }
 
+/**
+ * The public base URL of every store and server of the bench, whatever port it listens on:
+ * stored match documents are rendered for one base URL, and a server with another would render
+ * and store each match again on its first request.
+ */
+export const BENCH_PUBLIC_BASE_URL = 'http://localhost:8080';
+
 /** Environment of every runtime the bench opens on a data directory of its own. */
 export function dataDirEnv(dir: string): Record<string, string> {
-  return { DATA_DIR: dir, DEMO_DATA: 'off', JOBS: 'off', LOG_LEVEL: 'warn' };
+  return {
+    DATA_DIR: dir,
+    PUBLIC_BASE_URL: BENCH_PUBLIC_BASE_URL,
+    DEMO_DATA: 'off',
+    JOBS: 'off',
+    LOG_LEVEL: 'warn',
+  };
 }
 
 /**

@@ -9,7 +9,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { generateDemo, MIN_SCALE, type DemoOptions } from '../src/demo/generate-demo.ts';
 import { perCpuSecond } from './cpu.ts';
-import { ROOT } from './servers.ts';
+import { ROOT } from './project-root.ts';
 
 export type TelemetryProfile = 'default' | 'full';
 

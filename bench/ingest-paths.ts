@@ -14,7 +14,7 @@ import { dataDirEnv } from './bench-data.ts';
 import { exitOf, type ChildRegistry } from './children.ts';
 import { startChildrenCpuMeter } from './cpu.ts';
 import type { MatchSet } from './ingest-matches.ts';
-import { ROOT } from './servers.ts';
+import { ROOT } from './project-root.ts';
 
 /** One path's cost: matches stored, CPU µs of every process involved, wall ms. */
 export interface PathCost {

@@ -7,7 +7,8 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { dataDirEnv } from './bench-data.ts';
 import { exitOf, type ChildRegistry } from './children.ts';
-import { ROOT, type RunningServer } from './servers.ts';
+import { ROOT } from './project-root.ts';
+import { type RunningServer } from './servers.ts';
 
 /** Runs `job` as if the time were `now` (epoch ms); resolves when it has ended. */
 export type JobTrigger = (

@@ -7,12 +7,11 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ChildProcess } from 'node:child_process';
 import type { ChildRegistry } from './children.ts';
+import { dataDirEnv } from './bench-data.ts';
+import { ROOT } from './project-root.ts';
 import { getRaw } from './capture.ts';
-
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** A running server: its process (whose CPU is measured) and its origin. */
 export interface RunningServer {
@@ -66,21 +65,12 @@ export interface ServiceOptions {
 }
 
 /**
- * The environment the service is measured in: its own data, 127.0.0.1, no demo generation, no
- * scheduled jobs (they are measured on their own, see jobs-under-load.ts) and warnings only in
- * the log (an access-log line per request is a variant row of its own).
+ * The environment the service is measured in: its own data, 127.0.0.1, the bench's public base
+ * URL, no demo generation, no scheduled jobs (they are measured on their own, see
+ * jobs-under-load.ts) and warnings only in the log.
  */
 export function serviceEnv(dataDir: string, port: number): Record<string, string> {
-  const origin = `http://127.0.0.1:${port}`;
-  return {
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: origin,
-    DEMO_DATA: 'off',
-    JOBS: 'off',
-    LOG_LEVEL: 'warn',
-  };
+  return { ...dataDirEnv(dataDir), PORT: String(port), HOST: '127.0.0.1' };
 }
 
 /** Starts the service (or another script of the project) and waits until /healthz answers. */

@@ -1,7 +1,8 @@
 /**
  * Bytes on disk of the bench store, per match and per player, table by table (data and
  * indexes apart), so that redundant copies show: SQLite through its `dbstat` table, PostgreSQL
- * (with `--database-url`: the demo is loaded into a database made for it and dropped after)
+ * (with `--database-url`: the demo is loaded and its jobs run in a database made for it and
+ * dropped after)
  * through `pg_table_size` / `pg_indexes_size`. Telemetry files are counted apart.
  *
  * The only SQL outside src/store/: catalogue queries of each database about itself, which the
@@ -13,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { JOBS } from '../src/jobs/index.ts';
 import type { BenchData } from './bench-data.ts';
 import type { ChildRegistry } from './children.ts';
 import { runCli } from './ingest-paths.ts';
@@ -130,16 +132,17 @@ export async function measureStoreSize(
     options.log(
       `Store size on PostgreSQL: loading the demo (scale ${options.scale}) into ${name}…`,
     );
-    const run = await runCli(
-      children,
+    const cli = (args: string[]): ReturnType<typeof runCli> =>
+      runCli(children, args, { dataDir, cpus: null, env: { DATABASE_URL: url.toString() } });
+    // The same content as the SQLite store: the demo, then every job once.
+    for (const args of [
       ['demo', '--scale', String(options.scale), '--seed', String(options.seed)],
-      {
-        dataDir,
-        cpus: null,
-        env: { DATABASE_URL: url.toString() },
-      },
-    );
-    if (run.code !== 0) throw new Error(`gamedata demo on PostgreSQL failed: ${run.output}`);
+      ...JOBS.map((job) => ['jobs', 'run', job.name]),
+    ]) {
+      const run = await cli(args);
+      if (run.code !== 0)
+        throw new Error(`gamedata ${args.join(' ')} on PostgreSQL: ${run.output}`);
+    }
     const client = new pg.Client({ connectionString: url.toString() });
     await client.connect();
     try {
