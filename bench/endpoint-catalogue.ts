@@ -126,6 +126,16 @@ export const VARIANTS: readonly VariantSpec[] = [
     requiresPath: '/metrics',
   },
   {
+    id: 'access-log',
+    label: 'match, ACCESS_LOG=on',
+    endpoint: 'match',
+    mode: 'hot',
+    subjectEnv: {},
+    baselineEnv: { ACCESS_LOG: 'off' },
+    baselineLabel: 'ACCESS_LOG=off',
+    goal: null,
+  },
+  {
     id: 'match-cache-off',
     label: 'match, MATCH_CACHE_MB=0',
     endpoint: 'match',

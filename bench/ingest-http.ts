@@ -2,6 +2,7 @@
  * The HTTP ingest path: matches posted to a server on a fresh store, the server's CPU counted.
  */
 import http from 'node:http';
+import path from 'node:path';
 import { stopChild, type ChildRegistry } from './children.ts';
 import { startCpuMeter } from './cpu.ts';
 import type { MatchSet } from './ingest-matches.ts';
@@ -18,7 +19,11 @@ export async function ingestWithHttp(
   set: MatchSet,
   options: { dataDir: string; cpus: string | null; cpuProfDir?: string | undefined },
 ): Promise<PathCost | null> {
-  const server = await startService(children, { label: 'ingest server', ...options });
+  const server = await startService(children, {
+    label: 'ingest server',
+    ...options,
+    stdout: { file: path.join(options.dataDir, 'server.log') },
+  });
   try {
     if ((await post(server.origin, Buffer.from('{}'), null)).status === 404) return null;
     const created = await runCli(

@@ -1,11 +1,12 @@
 /**
  * The service with a remote control for jobs, for `jobs-under-load.ts`: the app is built and
- * listens exactly as `gamedata serve` does (from the environment; JOBS=off, so no timer runs a
- * job by itself), and a line `run <job> <now ms>` on standard input runs that job in this very
+ * listens as `gamedata serve` does (from the environment, logging JSON lines to stdout; JOBS=off,
+ * so no timer runs a job by itself), and a line `run <job> <now ms>` on standard input runs that job in this very
  * process — through `runJobOnce`, as the scheduler of `serve` does on its timer — at the given
  * instant. When it ends, the server prints `JOB {"name","ms","outcome"}`.
  */
 import readline from 'node:readline';
+import { pino } from 'pino';
 import { buildApp } from '../src/app.ts';
 import { fixedClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
@@ -15,7 +16,8 @@ import { openRuntime } from '../src/runtime.ts';
 
 const config = loadConfig(process.env);
 const runtime = await openRuntime(config);
-const app = await buildApp({ ...runtime, logger: { level: config.logLevel } });
+const logger = pino({ level: config.logLevel, redact: ['req.headers.authorization'] });
+const app = await buildApp({ ...runtime, logger });
 await app.listen({ port: config.port, host: config.host });
 
 const reply = (message: object): void =>

@@ -89,7 +89,12 @@ export async function measureJobsUnderLoad(
     stdout: 'pipe',
   });
   await runAll(jobServer, 'in the server', inServerTrigger(jobServer), 1);
-  const service = await startService(children, { label: 'service', dataDir: dir, cpus });
+  const service = await startService(children, {
+    label: 'service',
+    dataDir: dir,
+    cpus,
+    stdout: { file: path.join(options.workDir, 'jobs-service.log') },
+  });
   await runAll(service, 'another process', cliTrigger(children, dir, cpus), 2);
   return rows;
 }

@@ -60,17 +60,26 @@ export interface ServiceOptions {
   cpuProfDir?: string | undefined;
   /** The script and its arguments; default `src/main.ts serve`. */
   script?: string[];
-  /** 'pipe' to read what the process prints (the job server's replies); default: discarded. */
-  stdout?: 'pipe' | 'ignore';
+  /**
+   * Where its standard output (the JSON log) goes: a file appended to, as a log collector would
+   * take it; 'pipe' to read it (the job server's replies); default: discarded.
+   */
+  stdout?: 'pipe' | { file: string };
 }
 
 /**
  * The environment the service is measured in: its own data, 127.0.0.1, the bench's public base
  * URL, no demo generation, no scheduled jobs (they are measured on their own, see
- * jobs-under-load.ts) and warnings only in the log.
+ * jobs-under-load.ts), and the log as deployed (LOG_LEVEL=info unless set for the bench).
  */
 export function serviceEnv(dataDir: string, port: number): Record<string, string> {
-  return { ...dataDirEnv(dataDir), PORT: String(port), HOST: '127.0.0.1' };
+  return {
+    ...dataDirEnv(dataDir),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    // As deployed: info, so the access line (ACCESS_LOG, on by default) is part of the cost.
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+  };
 }
 
 /** Starts the service (or another script of the project) and waits until /healthz answers. */
@@ -84,15 +93,26 @@ export async function startService(
     ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.cpuProfDir)}`]
     : [];
   const script = options.script ?? [path.join(ROOT, 'src/main.ts'), 'serve'];
+  // Writing the log is part of the cost; reading it is not.
+  const log = typeof options.stdout === 'object' ? fs.openSync(options.stdout.file, 'a') : null;
   const child = children.spawn(process.execPath, [...profile, '--import', 'tsx', ...script], {
     env,
     cwd: ROOT,
     cpus: options.cpus,
-    // The log goes nowhere: writing it is part of the cost, reading it is not.
-    stdio: ['pipe', options.stdout ?? 'ignore', 'inherit'],
+    stdio: ['pipe', log ?? (options.stdout as 'pipe' | undefined) ?? 'ignore', 'pipe'],
+  });
+  if (log !== null) fs.closeSync(log);
+  // Its banner is not for the bench's reader; what it says before failing to start is.
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (text: string) => {
+    stderr = (stderr + text).slice(-4000);
   });
   const origin = `http://127.0.0.1:${port}`;
-  await waitUntilUp(`${origin}/healthz`, child, 120_000);
+  try {
+    await waitUntilUp(`${origin}/healthz`, child, 120_000);
+  } catch (error) {
+    throw new Error(`${options.label}: ${(error as Error).message}\n${stderr}`);
+  }
   return { label: options.label, pid: child.pid!, origin, child };
 }
 

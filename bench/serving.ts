@@ -62,6 +62,7 @@ export async function measureServing(
         env,
         cpus: options.serverCpus,
         cpuProfDir: options.cpuProfDir,
+        stdout: { file: path.join(options.workDir, `${label.replace(/\W+/g, '-')}.log`) },
       });
       services.set(key, server);
     }
