@@ -111,7 +111,7 @@ export async function startService(
   try {
     await waitUntilUp(`${origin}/healthz`, child, 120_000);
   } catch (error) {
-    throw new Error(`${options.label}: ${(error as Error).message}\n${stderr}`);
+    throw new Error(`${options.label}: ${(error as Error).message}\n${stderr}`, { cause: error });
   }
   return { label: options.label, pid: child.pid!, origin, child };
 }
