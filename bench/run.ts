@@ -61,8 +61,14 @@ async function main(): Promise<void> {
   if (wrk === null) throw new Error('wrk is not installed (Debian/Ubuntu: apt-get install wrk)');
   const machine = machineInfo(wrk);
   const pinning = planPinning(os.cpus().length, options.pin, hasTaskset());
-  if (pinning.load !== null) pinSelf(pinning.load);
   const notes: string[] = [];
+  if (pinning.load !== null) {
+    try {
+      pinSelf(pinning.load);
+    } catch {
+      notes.push('the bench process itself could not be pinned (taskset -p refused)');
+    }
+  }
 
   const data = await prepareBenchData({
     cacheDir: options.dataDir,
