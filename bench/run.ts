@@ -164,7 +164,7 @@ async function main(): Promise<void> {
     '',
     `Store: demo scale ${options.scale} (seed ${options.seed}), ${data.matches} matches, ${data.players} players. ` +
       `wrk: ${options.threads} thread, ${options.connections} connections, Accept-Encoding: ${options.encoding}; ` +
-      `per row ${options.slices} alternating slices of ${Math.max(1, Math.round(options.duration / options.slices))} s per side after ${options.warmup} s of warm-up. ` +
+      `per row ${options.slices} alternating slices of ${Math.max(1, Math.round(options.duration / options.slices))} s per side after ${options.warmup} s of warm-up (3 s more before a server's first row). ` +
       `Pinning: ${pinning.description}.`,
   ];
   if (results.serving.length > 0) out.push('', '### Serving', '', servingTable(results.serving));

@@ -12,6 +12,10 @@ import { discoverPaths } from './discover-paths.ts';
 import { measureRow, type LoadSettings, type SideResult } from './measure-row.ts';
 import { planRows, type PlannedRow } from './plan-rows.ts';
 import { startBareServer, startService, type RunningServer } from './servers.ts';
+import { runWrk } from './wrk.ts';
+
+/** Unmeasured seconds of load on a server before its first row. */
+const FIRST_WARMUP_SECONDS = 3;
 
 export interface ServingOptions {
   dataDir: string;
@@ -80,6 +84,7 @@ export async function measureServing(
   const bare = await startBareServer(children, manifest, options.serverCpus);
 
   const results: RowResult[] = [];
+  const warmed = new Set<number>();
   try {
     for (const [index, row] of planned.entries()) {
       const subject = await serviceWith(row.subjectEnv);
@@ -89,6 +94,15 @@ export async function measureServing(
         `[${index + 1}/${planned.length}] ${row.spec.label} (${what}, ${row.paths.length} ` +
           `path${row.paths.length > 1 ? 's' : ''}) vs ${row.baselineLabel}`,
       );
+      // A process just started runs cold (JIT tiers, caches) for seconds: once per process.
+      for (const server of [subject, baseline].filter((server) => !warmed.has(server.pid))) {
+        await runWrk(
+          children,
+          { ...options.load, origin: server.origin, ...row },
+          FIRST_WARMUP_SECONDS,
+        );
+        warmed.add(server.pid);
+      }
       const measured = await measureRow(
         children,
         subject,
