@@ -1,0 +1,51 @@
+/**
+ * The service with a remote control for jobs, for `jobs-under-load.ts`: the app is built and
+ * listens as `gamedata serve` does (from the environment, logging JSON lines to stdout; JOBS=off,
+ * so no timer runs a job by itself), and a line `run <job> <now ms>` on standard input runs that job in this very
+ * process — through `runJobOnce`, as the scheduler of `serve` does on its timer — at the given
+ * instant. When it ends, the server prints `JOB {"name","ms","outcome"}`.
+ */
+import readline from 'node:readline';
+import { pino } from 'pino';
+import { buildApp } from '../src/app.ts';
+import { fixedClock } from '../src/clock.ts';
+import { loadConfig } from '../src/config.ts';
+import { findJob } from '../src/jobs/index.ts';
+import { runJobOnce } from '../src/jobs/scheduler.ts';
+import { openRuntime } from '../src/runtime.ts';
+
+const config = loadConfig(process.env);
+const runtime = await openRuntime(config);
+const logger = pino({ level: config.logLevel, redact: ['req.headers.authorization'] });
+const app = await buildApp({ ...runtime, logger });
+await app.listen({ port: config.port, host: config.host });
+
+const reply = (message: object): void =>
+  void process.stdout.write(`JOB ${JSON.stringify(message)}\n`);
+
+readline.createInterface({ input: process.stdin }).on('line', (line) => {
+  const [command, name = '', at = ''] = line.trim().split(/\s+/);
+  const job = findJob(name);
+  if (command !== 'run' || job === undefined || !Number.isFinite(Number(at))) {
+    reply({ name, ms: 0, outcome: `bad command '${line}'` });
+    return;
+  }
+  const started = performance.now();
+  void runJobOnce({ ...runtime, clock: fixedClock(Number(at)) }, job, `bench-${process.pid}`).then(
+    (result) => {
+      const outcome = !result.ran
+        ? 'locked'
+        : 'error' in result
+          ? `failed: ${result.error}`
+          : result.summary;
+      reply({ name, ms: performance.now() - started, outcome });
+    },
+  );
+});
+
+process.on('SIGTERM', () => {
+  void app.close().then(async () => {
+    await runtime.close();
+    process.exit(0);
+  });
+});

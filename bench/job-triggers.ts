@@ -1,0 +1,68 @@
+/**
+ * The two ways the jobs-under-load bench starts a job: inside the server process (the job
+ * server of job-server.ts, told on its standard input — where `serve`'s scheduler runs jobs),
+ * or as `gamedata jobs run` in a process of its own (as a second instance or cron would).
+ */
+import path from 'node:path';
+import readline from 'node:readline';
+import { dataDirEnv } from './bench-data.ts';
+import { exitOf, type ChildRegistry } from './children.ts';
+import { ROOT } from './project-root.ts';
+import { type RunningServer } from './servers.ts';
+
+/** Runs `job` as if the time were `now` (epoch ms); resolves when it has ended. */
+export type JobTrigger = (
+  job: string,
+  now: number,
+) => Promise<{ seconds: number; outcome: string }>;
+
+/** Jobs run by the job server in its own event loop; its `JOB {…}` line tells the end. */
+export function inServerTrigger(jobServer: RunningServer): JobTrigger {
+  const replies = readline.createInterface({ input: jobServer.child.stdout! });
+  return (job, now) =>
+    new Promise((resolve) => {
+      const onLine = (line: string): void => {
+        if (!line.startsWith('JOB ')) return;
+        const reply = JSON.parse(line.slice(4)) as { name: string; ms: number; outcome: string };
+        if (reply.name !== job) return;
+        replies.off('line', onLine);
+        resolve({ seconds: reply.ms / 1000, outcome: reply.outcome });
+      };
+      replies.on('line', onLine);
+      jobServer.child.stdin!.write(`run ${job} ${now}\n`);
+    });
+}
+
+/**
+ * `gamedata jobs run <job> --now <iso>` on the same data, pinned with the servers (a job on the
+ * server's machine competes for its cores); timed from spawn to exit, start included.
+ */
+export function cliTrigger(
+  children: ChildRegistry,
+  dataDir: string,
+  cpus: string | null,
+): JobTrigger {
+  return async (job, now) => {
+    const started = performance.now();
+    const script = path.join(ROOT, 'src/main.ts');
+    const child = children.spawn(
+      process.execPath,
+      ['--import', 'tsx', script, 'jobs', 'run', job, '--now', new Date(now).toISOString()],
+      {
+        cwd: ROOT,
+        cpus,
+        env: { ...process.env, ...dataDirEnv(dataDir) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await exitOf(child);
+    const outcome = output.trim().split('\n').pop() ?? '';
+    return {
+      seconds: (performance.now() - started) / 1000,
+      outcome: code === 0 ? outcome : `exit ${code}: ${outcome}`,
+    };
+  };
+}

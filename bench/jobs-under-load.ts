@@ -1,0 +1,221 @@
+/**
+ * "No job ever stalls serving" (issue 10, item 4), measured: a steady wrk load on player
+ * lookups plus an open-loop latency probe over several endpoints, first for a window without a
+ * job, then while one job runs — in the server's own process (where `serve` runs them) and in
+ * another process (`gamedata jobs run`). Runs on a scratch copy of the bench data, since jobs
+ * purge and rebuild; retention runs one and two days ahead so that it has matches to delete. A
+ * job shorter than the window runs again until the window is filled (`runs`).
+ */
+import path from 'node:path';
+import { scratchCopy, type BenchData } from './bench-data.ts';
+import { stopChild, type ChildRegistry, type Pinning } from './children.ts';
+import { discoverPaths } from './discover-paths.ts';
+import { P99_GOAL_MS } from './endpoint-catalogue.ts';
+import { cliTrigger, inServerTrigger, type JobTrigger } from './job-triggers.ts';
+import { startProbe, summariseProbe, type LatencySummary } from './latency-probe.ts';
+import { count, latencyCell, markdownTable } from './report.ts';
+import { ROOT } from './project-root.ts';
+import { startService, type RunningServer } from './servers.ts';
+import { startWrk, type WrkLoad } from './wrk.ts';
+import { percentileOf } from './wrk-output.ts';
+
+export interface JobsOptions {
+  data: BenchData;
+  jobs: readonly string[];
+  windowSeconds: number;
+  connections: number;
+  threads: number;
+  encoding: 'gzip' | 'identity';
+  pinning: Pinning;
+  workDir: string;
+  log: (line: string) => void;
+}
+
+/** wrk's steady load over one phase. */
+export interface SteadyLoad {
+  requestsPerSecond: number;
+  p99Ms: number;
+}
+
+export interface JobRow {
+  job: string;
+  where: 'in the server' | 'another process';
+  /** Wall-clock seconds of the first run (the one with work to do). */
+  seconds: number;
+  /** Runs within the measured window. */
+  runs: number;
+  outcome: string;
+  /** The probe without a job, and over the time the job ran. */
+  without: LatencySummary;
+  during: LatencySummary;
+  /** wrk without the job, and over the phase the job ran in (from just before to its end). */
+  loadWithout: SteadyLoad;
+  loadDuring: SteadyLoad;
+}
+
+const PROBES_PER_SECOND = 50;
+const WARMUP_SECONDS = 2;
+/** Repeats of a short job within one window, at most. */
+const MAX_RUNS = 50;
+const DAY_MS = 86_400_000;
+
+export async function measureJobsUnderLoad(
+  children: ChildRegistry,
+  options: JobsOptions,
+): Promise<JobRow[]> {
+  const dir = scratchCopy(options.data, path.join(options.workDir, 'jobs-data'));
+  const cpus = options.pinning.servers;
+  const rows: JobRow[] = [];
+  const runAll = async (
+    server: RunningServer,
+    where: JobRow['where'],
+    trigger: JobTrigger,
+    daysAhead: number,
+  ): Promise<void> => {
+    options.log(`Jobs under load: ${where}`);
+    const target = await targetOf(server, options);
+    for (const job of options.jobs) {
+      const now = Date.now() + (job === 'retention' ? daysAhead * DAY_MS : 0);
+      rows.push(await measureJob(children, target, job, where, () => trigger(job, now), options));
+    }
+    await stopChild(server.child);
+  };
+
+  const jobServer = await startService(children, {
+    label: 'job server',
+    dataDir: dir,
+    cpus,
+    script: [path.join(ROOT, 'bench/job-server.ts')],
+    stdout: 'pipe',
+  });
+  await runAll(jobServer, 'in the server', inServerTrigger(jobServer), 1);
+  const service = await startService(children, {
+    label: 'service',
+    dataDir: dir,
+    cpus,
+    stdout: { file: path.join(options.workDir, 'jobs-service.log') },
+  });
+  await runAll(service, 'another process', cliTrigger(children, dir, cpus), 2);
+  return rows;
+}
+
+interface Target {
+  load: WrkLoad;
+  probePaths: string[];
+}
+
+/** The steady load (player lookups by name, spread) and the probed paths, on one server. */
+async function targetOf(server: RunningServer, options: JobsOptions): Promise<Target> {
+  const { apiKey } = options.data;
+  const found = await discoverPaths(server.origin, apiKey, 20);
+  const first = (id: string): string[] => (found.paths.get(id) ?? []).slice(0, 1);
+  const load: WrkLoad = {
+    origin: server.origin,
+    paths: (found.paths.get('player-name') ?? []).slice(0, 100),
+    headers: {
+      accept: 'application/vnd.api+json',
+      'accept-encoding': options.encoding,
+      authorization: `Bearer ${apiKey}`,
+    },
+    connections: options.connections,
+    threads: options.threads,
+    cpus: options.pinning.load,
+  };
+  if (load.paths.length === 0) throw new Error('jobs under load: no player to look up');
+  const probed = ['match', 'player-name', 'leaderboard', 'samples', 'season-stats'];
+  return { load, probePaths: ['/status', ...probed.flatMap(first)] };
+}
+
+async function measureJob(
+  children: ChildRegistry,
+  { load, probePaths }: Target,
+  job: string,
+  where: JobRow['where'],
+  run: () => ReturnType<JobTrigger>,
+  options: JobsOptions,
+): Promise<JobRow> {
+  const probe = (): ReturnType<typeof startProbe> =>
+    startProbe(load.origin, probePaths, load.headers, PROBES_PER_SECOND);
+
+  // Unmeasured first: a cold server (JIT, caches, a rebuilt leaderboard) answers slowly for a
+  // second or two, and an open-loop probe would pile up behind that.
+  const warming = probe();
+  await startWrk(children, load, WARMUP_SECONDS).result;
+  await warming.stop();
+
+  const quiet = startWrk(children, load, options.windowSeconds);
+  const quietProbe = probe();
+  const quietLoad = await quiet.result;
+  const without = summariseProbe(await quietProbe.stop());
+
+  const busy = startWrk(children, load, 3600);
+  const busyProbe = probe();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  // A short job runs again until the window is filled, so enough probes fall within a run.
+  const jobStart = performance.now();
+  const ran = await run();
+  let runs = 1;
+  for (; runs < MAX_RUNS && performance.now() - jobStart < options.windowSeconds * 1000; runs++) {
+    await run();
+  }
+  const jobEnd = performance.now();
+  const busyLoad = await busy.stop();
+  const during = summariseProbe(await busyProbe.stop(), jobStart, jobEnd);
+  options.log(
+    `  ${job}: ${ran.seconds.toFixed(2)} s (${runs} runs), probe p99 ${during.p99Ms.toFixed(1)} ms; ${ran.outcome}`,
+  );
+  const steady = (r: typeof quietLoad): SteadyLoad => ({
+    requestsPerSecond: r.requests / r.seconds,
+    p99Ms: percentileOf(r.latency, 99),
+  });
+  return {
+    job,
+    where,
+    seconds: ran.seconds,
+    runs,
+    outcome: ran.outcome,
+    without,
+    during,
+    loadWithout: steady(quietLoad),
+    loadDuring: steady(busyLoad),
+  };
+}
+
+export function jobsTable(rows: readonly JobRow[]): string {
+  const table = markdownTable(
+    [
+      'job',
+      'where',
+      'job s',
+      'runs',
+      'probes during',
+      'probe p99 ms without',
+      'probe p99 ms during',
+      'probe max ms during',
+      'wrk req/s without',
+      'wrk req/s with job',
+      'wrk p99 ms without',
+      'wrk p99 ms with job',
+    ],
+    rows.map((row) => [
+      row.job,
+      row.where,
+      row.seconds.toFixed(2),
+      String(row.runs),
+      String(row.during.requests),
+      latencyCell(row.without.p99Ms),
+      latencyCell(row.during.p99Ms),
+      latencyCell(row.during.maxMs, null),
+      count(row.loadWithout.requestsPerSecond),
+      count(row.loadDuring.requestsPerSecond),
+      latencyCell(row.loadWithout.p99Ms),
+      latencyCell(row.loadDuring.p99Ms),
+    ]),
+  );
+  return (
+    `${table}\n\nGoal: p99 < ${P99_GOAL_MS} ms while any job runs. The probe sends ` +
+    `${PROBES_PER_SECOND} requests/s over /status, a match, a player, a leaderboard page, samples ` +
+    `and season stats, open loop, beside wrk's steady load on player lookups by name (100 players); ` +
+    '"another process" times `gamedata jobs run` from spawn to exit, its start included.'
+  );
+}
