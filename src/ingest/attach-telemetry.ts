@@ -18,6 +18,7 @@ import { MatchNotStoredError, TelemetryConflictError } from './ingest-error.ts';
 import type { IngestDeps } from './ingest-deps.ts';
 import { renderDocumentRow } from './load-match-document.ts';
 import { isSameTelemetry, type TelemetryFile } from './telemetry-file.ts';
+import { addLateTelemetryMastery } from './mastery-late-telemetry.ts';
 
 /**
  * Gives a stored match its telemetry file, stored under `key` when it has none yet. Returns
@@ -34,6 +35,7 @@ export async function attachTelemetryFile(
   const variant = canonicalMatchDocumentVariant(match.platform, deps.config);
   const claimed = await deps.store.db.transaction().execute(async (trx) => {
     if (!(await claimTelemetryKey(trx, match.id, key))) return false;
+    await addLateTelemetryMastery(trx, deps.store, match.id, file.events);
     await deps.blobs.put(key, file.gzip);
     await deleteRenderedDocuments(trx, match.id);
     const record = await findMatchRecord(trx, match.id);

@@ -75,6 +75,7 @@ export async function ingestMatch(
   }
   const rows = ingestRows(match, record, seasons, {
     telemetryKey,
+    telemetryEvents: file?.events ?? null,
     documents,
     now: deps.clock.now(),
   });

@@ -15,6 +15,7 @@ import type { IngestedMatchRows, SeasonStatsAddition } from '../store/ingest-wri
 import type { MatchDocumentsTable } from '../store/schema.ts';
 import type { ValidMatch } from './validate-match.ts';
 import { rankedAdditions } from './ranked-results.ts';
+import { masteryMatchOf, matchMasteryRows } from './mastery-rows.ts';
 
 export const DEFAULT_TITLE_ID = 'bluehole-pubg';
 /** seasonState when the input leaves it out: a match is played while its season is in progress. */
@@ -63,7 +64,13 @@ export function ingestRows(
   match: ValidMatch,
   record: MatchRecord,
   seasons: ReadonlyMap<Platform, string>,
-  extra: { telemetryKey: string | null; documents: MatchDocumentsTable[]; now: number },
+  extra: {
+    telemetryKey: string | null;
+    /** The parsed telemetry events (null: the match came without telemetry), read for mastery. */
+    telemetryEvents: readonly unknown[] | null;
+    documents: MatchDocumentsTable[];
+    now: number;
+  },
 ): IngestedMatchRows {
   const { telemetryKey, documents, now } = extra;
   const m = match.input;
@@ -143,6 +150,7 @@ export function ingestRows(
     ranked: rankedAdditions(match, seasons),
     tournament: m.tournamentId ? { id: m.tournamentId, createdAt: match.createdAt } : null,
     documents,
+    mastery: matchMasteryRows(masteryMatchOf(match), extra.telemetryEvents),
     now,
   };
 }

@@ -15,6 +15,7 @@ import type {
 } from './schema.ts';
 import { addSeasonStats, type SeasonStatsAddition } from './season-stats-writes.ts';
 import { applyRankedResults, type RankedAddition } from './ranked-writes.ts';
+import { writeMatchMastery, type MatchMasteryRows } from './mastery-writes.ts';
 import type { Db, Store } from './store.ts';
 
 export type { SeasonStatsAddition };
@@ -41,6 +42,8 @@ export interface IngestedMatchRows {
   tournament: { id: string; createdAt: number } | null;
   /** The rendered canonical document, and the recorded one when the match came as one. */
   documents: MatchDocumentsTable[];
+  /** What the match adds to weapon and survival mastery. */
+  mastery: MatchMasteryRows;
   /** Epoch ms written as `updated_at` of changed aggregates. */
   now: number;
 }
@@ -80,6 +83,7 @@ export async function writeIngestedMatch(
     await addSeasonStats(trx, store, rows.seasonStats, rows.now);
     await applyRankedResults(trx, store, rows.ranked, rows.now);
     if (rows.tournament) await upsertTournament(trx, rows.tournament);
+    await writeMatchMastery(trx, store, rows.mastery);
     await trx
       .insertInto('match_documents')
       .values(rows.documents)

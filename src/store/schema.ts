@@ -1,5 +1,11 @@
 import type { Generated } from 'kysely';
 import type { SeasonStatsValues } from '../domain/stats.ts';
+import type {
+  MasteryPendingTelemetryTable,
+  SurvivalMasteryTable,
+  WeaponMasteryTable,
+  WeaponMedalsTable,
+} from './mastery-tables.ts';
 
 /**
  * Row types of every table, as Kysely sees them. Timestamps are epoch milliseconds (UTC);
@@ -308,4 +314,8 @@ export interface Database {
   recorded_documents: RecordedDocumentsTable;
   changes: ChangesTable;
   change_head: ChangeHeadTable;
+  weapon_mastery: WeaponMasteryTable;
+  weapon_medals: WeaponMedalsTable;
+  survival_mastery: SurvivalMasteryTable;
+  mastery_pending_telemetry: MasteryPendingTelemetryTable;
 }

@@ -13,6 +13,7 @@ import { sampleRoutes } from './samples.ts';
 import { rankedRoutes } from './ranked.ts';
 import { clanRoutes } from './clans.ts';
 import { ingestRoutes } from './ingest.ts';
+import { masteryRoutes } from './mastery.ts';
 
 /** Every route module, registered in this order by `buildApp`. */
 export const ROUTES: Array<(app: FastifyInstance, context: RouteContext) => void> = [
@@ -29,4 +30,5 @@ export const ROUTES: Array<(app: FastifyInstance, context: RouteContext) => void
   rankedRoutes,
   clanRoutes,
   ingestRoutes,
+  masteryRoutes,
 ];

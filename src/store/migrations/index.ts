@@ -6,6 +6,7 @@ import * as keyScopes from './0004-key-scopes.ts';
 import * as demoRunsRebuilds from './0005-demo-runs-rebuilds.ts';
 import * as ranked from './0006-ranked.ts';
 import * as clansRecordedDocuments from './0007-clans-recorded-documents.ts';
+import * as mastery from './0008-mastery.ts';
 
 /** What a migration needs to know about the database it runs on. */
 export interface MigrationContext {
@@ -25,6 +26,7 @@ const STEPS: Record<string, Step> = {
   '0005-demo-runs-rebuilds': demoRunsRebuilds,
   '0006-ranked': ranked,
   '0007-clans-recorded-documents': clansRecordedDocuments,
+  '0008-mastery': mastery,
 };
 
 /** The migrations as Kysely's Migrator wants them, bound to one database's context. */

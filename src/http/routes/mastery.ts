@@ -1,0 +1,93 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { RouteContext } from '../route-context.ts';
+import { findPlayer } from '../../store/players.ts';
+import { findSurvivalMastery, findWeaponMastery } from '../../store/mastery-reads.ts';
+import { renderWeaponMastery } from '../../presenters/weapon-mastery-document.ts';
+import { renderSurvivalMastery } from '../../presenters/survival-mastery-document.ts';
+import { notFound, selfLink, sendDocument } from '../jsonapi.ts';
+import { enforceShardRule, platformSpelling, requestShard } from '../shards.ts';
+
+/** Mastery is served on platform shards, as the real service's mastery endpoints are. */
+const PLATFORM_ONLY = { platform: true, region: false };
+
+const PlayerParams = Type.Object({
+  shard: Type.String({ description: 'Platform shard, e.g. pc-b (or steam with vendor aliases).' }),
+  accountId: Type.String({ description: 'account.<32 hex>' }),
+});
+
+/**
+ * `GET /shards/:shard/players/:accountId/weapon_mastery` and `…/survival_mastery` (keyed):
+ * mastery derived from the player's ingested matches. Platform shards only, as on the real
+ * service. An unknown player is a 404; a known player with no mastery yet gets the document
+ * with nothing in it (no weapons; survival all zero at level 1), as the real service answers
+ * players without history (season stats zero-filled, REFERENCE §2) and its recorded mastery
+ * documents with empty match ids show.
+ */
+export function masteryRoutes(app: FastifyInstance, context: RouteContext): void {
+  const { config, store } = context;
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
+  const security = [{ apiKey: [] }];
+
+  routes.get(
+    '/shards/:shard/players/:accountId/weapon_mastery',
+    {
+      schema: {
+        summary: "A player's weapon mastery",
+        description:
+          'Per weapon the player used (keyed by item id): XP, level 1–100, tier 1–6, career totals, official and ranked totals, medals.',
+        operationId: 'getWeaponMastery',
+        params: PlayerParams,
+        security,
+      },
+      onRequest: context.requireApiKey,
+    },
+    async (request, reply) => {
+      const { accountId } = request.params;
+      const shard = requestShard(request.params.shard, config);
+      enforceShardRule(shard, PLATFORM_ONLY, 'Weapon mastery summaries', config);
+      const [player, career] = await Promise.all([
+        findPlayer(store.db, shard.platform, accountId),
+        findWeaponMastery(store.db, shard.platform, accountId),
+      ]);
+      if (!player) throw notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
+      const view = { accountId, platform: platformSpelling(shard, config), career };
+      return sendDocument(
+        request,
+        reply,
+        renderWeaponMastery(view, selfLink(config.publicBaseUrl, request)),
+      );
+    },
+  );
+
+  routes.get(
+    '/shards/:shard/players/:accountId/survival_mastery',
+    {
+      schema: {
+        summary: "A player's survival mastery",
+        description:
+          'XP, level 1–500, tier 1–5, matches played and, per survival stat, total, average, career best and last match value.',
+        operationId: 'getSurvivalMastery',
+        params: PlayerParams,
+        security,
+      },
+      onRequest: context.requireApiKey,
+    },
+    async (request, reply) => {
+      const { accountId } = request.params;
+      const shard = requestShard(request.params.shard, config);
+      enforceShardRule(shard, PLATFORM_ONLY, 'Survival mastery summaries', config);
+      const [player, career] = await Promise.all([
+        findPlayer(store.db, shard.platform, accountId),
+        findSurvivalMastery(store.db, shard.platform, accountId),
+      ]);
+      if (!player) throw notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
+      return sendDocument(
+        request,
+        reply,
+        renderSurvivalMastery({ accountId, career }, selfLink(config.publicBaseUrl, request)),
+      );
+    },
+  );
+}
