@@ -100,8 +100,16 @@ export function weaponXp(game: WeaponGame): number {
 
 /** What one match adds to its weapon's totals: its counts, its values as the maxima, its XP. */
 export function weaponGameTotals(game: WeaponGame): WeaponTotals {
+  // Field by field: spreading objects whose fields changed representation is a slow path.
   return {
-    ...game,
+    kills: game.kills,
+    defeats: game.defeats,
+    groggies: game.groggies,
+    headShots: game.headShots,
+    damagePlayer: game.damagePlayer,
+    longRangeDefeats: game.longRangeDefeats,
+    longestDefeat: game.longestDefeat,
+    longestKill: game.longestKill,
     xp: weaponXp(game),
     mostKills: game.kills,
     mostDefeats: game.defeats,

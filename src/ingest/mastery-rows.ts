@@ -7,7 +7,6 @@
 import { hotDropLandings } from '../domain/hot-drops.ts';
 import { isBot } from '../domain/stats.ts';
 import {
-  SURVIVAL_STATS,
   countsTowardSurvivalMastery,
   participantSurvivalValues,
   participantSurvivalXp,
@@ -20,6 +19,7 @@ import { weaponGameTotals, weaponMatchKind, type WeaponGame } from '../domain/we
 import { matchMedals } from '../domain/weapon-medals.ts';
 import type { MatchMasteryRows } from '../store/mastery-writes.ts';
 import {
+  SURVIVAL_STAT_COLUMNS,
   survivalStatColumn,
   type SurvivalMasteryTable,
   type WeaponMasteryTable,
@@ -211,8 +211,7 @@ function emptySurvivalRow(player: MasteryPlayer, match: MasteryMatch): SurvivalM
     last_match_id: match.id,
     last_match_at: match.createdAt,
   };
-  for (const { key } of SURVIVAL_STATS)
-    for (const part of ['total', 'best', 'last'] as const) row[survivalStatColumn(key, part)] = 0;
+  for (const column of SURVIVAL_STAT_COLUMNS) row[column] = 0;
   return row as SurvivalMasteryTable;
 }
 

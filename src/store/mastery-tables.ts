@@ -3,7 +3,7 @@
  * which follow the domain's stat keys in snake case (`airDropsCalled` → `air_drops_called_total`,
  * `…_best`, `…_last`).
  */
-import type { SurvivalStatKey } from '../domain/survival-mastery.ts';
+import { SURVIVAL_STATS, type SurvivalStatKey } from '../domain/survival-mastery.ts';
 import type { WeaponMatchKind } from '../domain/weapon-mastery.ts';
 
 /** A weapon's career for one player in one kind of match. Metres, HP; times epoch ms. */
@@ -46,12 +46,25 @@ type Snake<S extends string> = S extends `${infer Head}${infer Tail}`
 export type SurvivalStatPart = 'total' | 'best' | 'last';
 export type SurvivalStatColumn = `${Snake<SurvivalStatKey>}_${SurvivalStatPart}`;
 
+const STAT_COLUMNS = new Map(
+  SURVIVAL_STATS.map(({ key }) => {
+    const snake = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    const column = (part: SurvivalStatPart) => `${snake}_${part}` as SurvivalStatColumn;
+    return [key, { total: column('total'), best: column('best'), last: column('last') }];
+  }),
+);
+
+/** Every survival stat column, in table order. */
+export const SURVIVAL_STAT_COLUMNS: readonly SurvivalStatColumn[] = [
+  ...STAT_COLUMNS.values(),
+].flatMap((columns) => [columns.total, columns.best, columns.last]);
+
 /** The column of one part of a survival stat. */
 export function survivalStatColumn(
   key: SurvivalStatKey,
   part: SurvivalStatPart,
 ): SurvivalStatColumn {
-  return `${key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}_${part}` as SurvivalStatColumn;
+  return STAT_COLUMNS.get(key)![part];
 }
 
 /** A player's survival career on one platform. */

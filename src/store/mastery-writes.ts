@@ -26,6 +26,28 @@ export interface MatchMasteryRows {
 }
 
 type Expression = RawBuilder<unknown>;
+
+/** Largest chunk of one statement (a power of two; 256 survival rows stay under the parameter limit). */
+const MAX_CHUNK = 256;
+
+/**
+ * executeBatched in chunks whose sizes are powers of two (150 rows: 128, 16, 4, 2). The number
+ * of rows a match adds varies widely, and every distinct count is a statement to build and
+ * prepare; this way each upsert has at most nine shapes, all prepared once and kept.
+ */
+async function executeInShapes<R extends object>(
+  db: Db,
+  dialect: string,
+  name: string,
+  rows: readonly R[],
+  build: Parameters<typeof executeBatched<R>>[4],
+): Promise<void> {
+  for (let start = 0; start < rows.length;) {
+    const size = 2 ** Math.floor(Math.log2(Math.min(rows.length - start, MAX_CHUNK)));
+    await executeBatched(db, dialect, name, rows.slice(start, start + size), build);
+    start += size;
+  }
+}
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Adds a newly ingested match (participant part, and telemetry part when it had telemetry). */
@@ -66,11 +88,6 @@ export async function takePendingTelemetry(db: Db, matchId: string): Promise<boo
     .returning('match_id')
     .executeTakeFirst();
   return taken !== undefined;
-}
-
-/** Forgets pending marks of matches created before `cutoff` (purged by retention by now). */
-export async function deleteStalePendingTelemetry(db: Db, cutoff: number): Promise<void> {
-  await db.deleteFrom('mastery_pending_telemetry').where('created_at', '<', cutoff).execute();
 }
 
 const old = (table: string, column: string): Expression => sql.ref(`${table}.${column}`);
@@ -115,7 +132,7 @@ async function addWeapons(db: Db, store: Store, rows: MatchMasteryRows): Promise
     update[column] = store.greatest(old(t, column), added(column));
   update.latest_match_id = ifNewer(t, 'latest_match_at', 'latest_match_id');
   update.latest_match_at = store.greatest(old(t, 'latest_match_at'), added('latest_match_at'));
-  await executeBatched(db, store.dialect, t, weapons, (chunk) =>
+  await executeInShapes(db, store.dialect, t, weapons, (chunk) =>
     db
       .insertInto(t)
       .values(chunk)
@@ -131,7 +148,7 @@ async function addWeapons(db: Db, store: Store, rows: MatchMasteryRows): Promise
       compare(a.weapon_id, b.weapon_id) ||
       compare(a.medal_id, b.medal_id),
   );
-  await executeBatched(db, store.dialect, 'weapon_medals', medals, (chunk) =>
+  await executeInShapes(db, store.dialect, 'weapon_medals', medals, (chunk) =>
     db
       .insertInto('weapon_medals')
       .values(chunk)
@@ -179,7 +196,7 @@ async function addSurvival(
         : store.greatest(old(t, best), added(best));
     update[last] = ifNewer(t, 'last_match_at', last);
   }
-  await executeBatched(db, store.dialect, `${t}:${part}`, sorted, (chunk) =>
+  await executeInShapes(db, store.dialect, `${t}:${part}`, sorted, (chunk) =>
     db
       .insertInto(t)
       .values(chunk)

@@ -19,7 +19,8 @@ export async function findExpiredMatches(
 /**
  * Deletes matches and everything that refers to them — rosters, participants, player match-list
  * entries, rendered documents, sample entries — in one transaction. Sample lists that lose
- * entries get a new revision, so rendered copies are rebuilt. Season aggregates stay.
+ * entries get a new revision, so rendered copies are rebuilt. Season aggregates and mastery
+ * stay (a purged match's telemetry can no longer come, so its pending mark goes).
  */
 export async function deleteMatches(db: Db, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
@@ -35,6 +36,7 @@ export async function deleteMatches(db: Db, ids: readonly string[]): Promise<voi
     }
     await trx.deleteFrom('player_matches').where('match_id', 'in', ids).execute();
     await trx.deleteFrom('sample_matches').where('match_id', 'in', ids).execute();
+    await trx.deleteFrom('mastery_pending_telemetry').where('match_id', 'in', ids).execute();
     await trx.deleteFrom('matches').where('id', 'in', ids).execute();
     if (touchedSamples.length > 0) {
       await trx
