@@ -8,6 +8,7 @@ import { HAVE_FIXTURES, assertSameShape, loadFixture } from '../helpers/fixture-
 import { ingestMatch } from '../../src/ingest/ingest-match.ts';
 import { addLateTelemetryMastery } from '../../src/ingest/mastery-late-telemetry.ts';
 import type { MatchInput, TelemetryEventInput } from '../../src/ingest/match-input.ts';
+import { deleteMatches } from '../../src/store/retention.ts';
 
 const HOUR = 3_600_000;
 const AK = 'Item_Weapon_AK47_C';
@@ -338,6 +339,33 @@ for (const database of testDatabases) {
         survival.links.self,
         `${TEST_BASE_URL}/shards/steam/players/${P0.accountId}/survival_mastery`,
       );
+    });
+
+    test('the OpenAPI document describes both routes', async () => {
+      const paths = (await get('/openapi.json')).json().paths;
+      for (const [kind, operationId] of [
+        ['weapon_mastery', 'getWeaponMastery'],
+        ['survival_mastery', 'getSurvivalMastery'],
+      ]) {
+        const route = paths[`/shards/{shard}/players/{accountId}/${kind}`].get;
+        assert.equal(route.operationId, operationId);
+        assert.deepEqual(route.parameters.map((p: Json) => p.name).sort(), ['accountId', 'shard']);
+      }
+    });
+
+    test('a purged match takes its pending telemetry mark with it', async () => {
+      const input = match('mastery-purged', t.clock.now() - 9 * HOUR, () => null);
+      const deps = { store: t.store, blobs: t.blobs, config: t.config, clock: t.clock };
+      assert.equal((await ingestMatch(deps, input)).status, 'ingested');
+      const pending = () =>
+        t.store.db
+          .selectFrom('mastery_pending_telemetry')
+          .select('match_id')
+          .where('match_id', '=', input.id)
+          .execute();
+      assert.equal((await pending()).length, 1);
+      await deleteMatches(t.store.db, [input.id]);
+      assert.equal((await pending()).length, 0);
     });
 
     test(
