@@ -160,12 +160,12 @@ export function buildProgram(
     )
     .option(
       '--platform <shard>',
-      'platform shard of recorded ranked and clan documents whose links.self names none',
+      'platform shard of recorded ranked, clan and mastery documents whose links.self names none',
     )
     .addOption(
       new Option(
         '--recorded-at <iso>',
-        'when recorded ranked and clan documents were recorded (default: now)',
+        'when recorded ranked, clan and mastery documents were recorded (default: now)',
       ).argParser(instant),
     )
     .action(async (source: string, options: IngestCommandOptions) => {

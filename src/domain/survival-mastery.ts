@@ -187,5 +187,7 @@ export interface SurvivalCareer {
   telemetryMatches: number;
   /** '' before any. */
   lastMatchId: string;
+  /** That match's createdAt, epoch ms. */
+  lastMatchAt: number;
   stats: Readonly<Record<SurvivalStatKey, SurvivalStatTotals>>;
 }

@@ -180,5 +180,7 @@ export interface WeaponCareer {
 export interface WeaponMasteryCareer {
   /** '' before any. */
   latestMatchId: string;
+  /** That match's createdAt (epoch ms), null before any. */
+  latestMatchAt: number | null;
   weapons: readonly WeaponCareer[];
 }

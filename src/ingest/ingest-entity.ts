@@ -1,8 +1,8 @@
 /**
  * Everything ingest takes besides matches, behind one entry point that every source (files,
  * HTTP, an upstream) calls for an item that is not a match: clan inputs (`"kind": "clan"`),
- * player statuses (`"kind": "playerStatus"`), and recorded `rankedplayerstats` and `clan`
- * documents of the real service.
+ * player statuses (`"kind": "playerStatus"`), and recorded `rankedplayerstats`, `clan`,
+ * `weaponMasterySummary` and `survivalMasterySummary` documents of the real service.
  */
 import { ingestClan, ingestPlayerStatus, type EntityResult } from './ingest-clan.ts';
 import type { IngestDeps } from './ingest-match.ts';
@@ -12,6 +12,7 @@ import {
   recordedTypeOf,
   type RecordingOptions,
 } from './recorded-documents.ts';
+import { ingestRecordedMastery } from './mastery-recorded.ts';
 
 export type { EntityResult, RecordingOptions };
 
@@ -35,6 +36,9 @@ export async function ingestEntity(
       return ingestRecordedRanked(deps, item, options);
     case 'clan':
       return ingestRecordedClan(deps, item, options);
+    case 'weaponMasterySummary':
+    case 'survivalMasterySummary':
+      return ingestRecordedMastery(deps, item, options);
     default:
       return (item as { kind: string }).kind === 'clan'
         ? ingestClan(deps, item)

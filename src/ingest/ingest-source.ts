@@ -4,9 +4,9 @@
  * or a recorded JSON:API match document (kept as the file's bytes); a match's telemetry file is
  * `--telemetry` (a single file only) or a sibling `<name>.telemetry.json[.gz]` or
  * `<name>-telemetry.json[.gz]` when one exists. A match stored without telemetry takes the file
- * it now comes with. Clan and player status inputs and recorded ranked and clan documents
- * (ingest-entity.ts) are taken alike, alone or among the items of an array. Every item gets its
- * own result, and one refused item does not stop the others.
+ * it now comes with. Clan and player status inputs and recorded ranked, clan and mastery
+ * documents (ingest-entity.ts) are taken alike, alone or among the items of an array. Every item
+ * gets its own result, and one refused item does not stop the others.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -21,9 +21,9 @@ export interface IngestSourceOptions {
   region?: string;
   /** Telemetry file of the one match `source` holds (a single file only). */
   telemetry?: string;
-  /** Platform shard of recorded ranked and clan documents whose links.self names none. */
+  /** Platform shard of recorded ranked, clan and mastery documents whose links.self names none. */
   platform?: string;
-  /** When recorded ranked and clan documents were recorded, epoch ms (default: now). */
+  /** When recorded ranked, clan and mastery documents were recorded, epoch ms (default: now). */
   recordedAt?: number;
   /** Called after each match, e.g. for progress output. */
   onResult?: (result: IngestSourceResult) => void;
@@ -166,7 +166,7 @@ async function ingestOne(
   }
 }
 
-/** A clan, player status or recorded ranked/clan document (ingest-entity.ts), as a result. */
+/** A clan, player status or recorded document (ingest-entity.ts), as a result. */
 async function ingestEntityFrom(
   deps: IngestDeps,
   source: string,

@@ -39,8 +39,13 @@ export interface RecordingOptions {
   recordedAt?: number;
 }
 
-/** The JSON:API types of the recordings this module takes. */
-export const RECORDED_TYPES = ['rankedplayerstats', 'clan'] as const;
+/** The JSON:API types of the recordings ingest takes (mastery ones: mastery-recorded.ts). */
+export const RECORDED_TYPES = [
+  'rankedplayerstats',
+  'clan',
+  'weaponMasterySummary',
+  'survivalMasterySummary',
+] as const;
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
@@ -81,7 +86,7 @@ export async function ingestRecordedRanked(
     );
   }
   const changed = await putRecordedDocument(deps.store.db, recording, deps.clock.now());
-  return result(changed, recording);
+  return recordingResult(changed, recording);
 }
 
 /** Stores a recorded `clan` document, and the clan it describes unless that changed since. */
@@ -123,10 +128,11 @@ export async function ingestRecordedClan(
     }
     return true;
   });
-  return result(changed, recording);
+  return recordingResult(changed, recording);
 }
 
-function result(changed: boolean, recording: RecordedDocument): EntityResult {
+/** What ingesting a recording reports. */
+export function recordingResult(changed: boolean, recording: RecordedDocument): EntityResult {
   return {
     status: changed ? 'ingested' : 'duplicate',
     kind: `recorded ${recording.kind}`,
@@ -135,7 +141,7 @@ function result(changed: boolean, recording: RecordedDocument): EntityResult {
 }
 
 /** The recording to store: its key, bytes, links.self range and time. */
-function recordingOf(
+export function recordingOf(
   deps: IngestDeps,
   document: unknown,
   options: RecordingOptions,
@@ -150,16 +156,20 @@ function recordingOf(
   return { ...key, body, self: selfLinkRange(body), recordedAt };
 }
 
-/** The platform a recording belongs to: the option, else the shard of its links.self. */
-function recordingPlatform(
+/**
+ * The platform a recording belongs to: the option, else the shard of its links.self, else what
+ * the document itself names (`fallback`: a weapon mastery document's `platform` attribute).
+ */
+export function recordingPlatform(
   deps: IngestDeps,
   document: unknown,
   option: string | undefined,
+  fallback?: string,
 ): Platform {
   const self = (document as { links?: { self?: unknown } }).links?.self;
   const fromLink =
     typeof self === 'string' ? /\/shards\/([A-Za-z0-9-]+)\//.exec(self)?.[1] : undefined;
-  const spelling = option ?? fromLink;
+  const spelling = option ?? fromLink ?? fallback;
   if (spelling === undefined) {
     throw new IngestError(
       'platform',

@@ -55,7 +55,11 @@ export async function findWeaponMastery(
   for (const row of medals) {
     careerOf(row.weapon_id).medals.push({ medalId: row.medal_id, count: row.count });
   }
-  return { latestMatchId: latest.id, weapons: [...careers.values()] };
+  return {
+    latestMatchId: latest.id,
+    latestMatchAt: weapons.length === 0 ? null : latest.at,
+    weapons: [...careers.values()],
+  };
 }
 
 function weaponTotals(row: WeaponMasteryTable): WeaponTotals {
@@ -106,6 +110,7 @@ function survivalCareer(row: SurvivalMasteryTable): SurvivalCareer {
     matchesPlayed: row.matches_played,
     telemetryMatches: row.telemetry_matches,
     lastMatchId: row.last_match_id,
+    lastMatchAt: row.last_match_at,
     stats: stats as SurvivalCareer['stats'],
   };
 }

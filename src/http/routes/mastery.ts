@@ -2,10 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RouteContext } from '../route-context.ts';
+import { recordingWins } from '../../domain/recording-precedence.ts';
 import { findPlayer } from '../../store/players.ts';
 import { findSurvivalMastery, findWeaponMastery } from '../../store/mastery-reads.ts';
+import { findRecordedDocument } from '../../store/recorded-documents.ts';
 import { renderWeaponMastery } from '../../presenters/weapon-mastery-document.ts';
 import { renderSurvivalMastery } from '../../presenters/survival-mastery-document.ts';
+import { renderRecordedDocument } from '../../presenters/recorded-document.ts';
 import { notFound, selfLink, sendDocument } from '../jsonapi.ts';
 import { enforceShardRule, platformSpelling, requestShard } from '../shards.ts';
 
@@ -23,7 +26,9 @@ const PlayerParams = Type.Object({
  * service. An unknown player is a 404; a known player with no mastery yet gets the document
  * with nothing in it (no weapons; survival all zero at level 1), as the real service answers
  * players without history (season stats zero-filled, REFERENCE §2) and its recorded mastery
- * documents with empty match ids show.
+ * documents with empty match ids show. A recorded document of the real service is served
+ * instead while no match played after its recording has added to the player's mastery
+ * (recording-precedence.ts), whether or not the player is otherwise known.
  */
 export function masteryRoutes(app: FastifyInstance, context: RouteContext): void {
   const { config, store } = context;
@@ -47,17 +52,17 @@ export function masteryRoutes(app: FastifyInstance, context: RouteContext): void
       const { accountId } = request.params;
       const shard = requestShard(request.params.shard, config);
       enforceShardRule(shard, PLATFORM_ONLY, 'Weapon mastery summaries', config);
-      const [player, career] = await Promise.all([
+      const [recording, player, career] = await Promise.all([
+        findRecordedDocument(store.db, 'weaponMasterySummary', shard.platform, accountId),
         findPlayer(store.db, shard.platform, accountId),
         findWeaponMastery(store.db, shard.platform, accountId),
       ]);
+      const self = selfLink(config.publicBaseUrl, request);
+      if (recording && recordingWins(recording.recordedAt, career.latestMatchAt))
+        return sendDocument(request, reply, renderRecordedDocument(recording, self));
       if (!player) throw notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
       const view = { accountId, platform: platformSpelling(shard, config), career };
-      return sendDocument(
-        request,
-        reply,
-        renderWeaponMastery(view, selfLink(config.publicBaseUrl, request)),
-      );
+      return sendDocument(request, reply, renderWeaponMastery(view, self));
     },
   );
 
@@ -78,16 +83,16 @@ export function masteryRoutes(app: FastifyInstance, context: RouteContext): void
       const { accountId } = request.params;
       const shard = requestShard(request.params.shard, config);
       enforceShardRule(shard, PLATFORM_ONLY, 'Survival mastery summaries', config);
-      const [player, career] = await Promise.all([
+      const [recording, player, career] = await Promise.all([
+        findRecordedDocument(store.db, 'survivalMasterySummary', shard.platform, accountId),
         findPlayer(store.db, shard.platform, accountId),
         findSurvivalMastery(store.db, shard.platform, accountId),
       ]);
+      const self = selfLink(config.publicBaseUrl, request);
+      if (recording && recordingWins(recording.recordedAt, career?.lastMatchAt ?? null))
+        return sendDocument(request, reply, renderRecordedDocument(recording, self));
       if (!player) throw notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
-      return sendDocument(
-        request,
-        reply,
-        renderSurvivalMastery({ accountId, career }, selfLink(config.publicBaseUrl, request)),
-      );
+      return sendDocument(request, reply, renderSurvivalMastery({ accountId, career }, self));
     },
   );
 }
