@@ -11,8 +11,9 @@
  * - `Groggies`: LogPlayerMakeGroggy attacker. `DamagePlayer` and `HeadShots`: every
  *   LogPlayerTakeDamage the player's weapon dealt to another team's player or bot (HP, and hits
  *   with `damageReason: HeadShot` — hits, not kills, as the real service counts them).
- * - Team kills, self-inflicted damage and suicides credit nothing; tournament telemetry's
- *   LogPlayerKill (v1) credits its `killer` with both the kill and the defeat.
+ * - Team kills, self-inflicted damage and suicides credit nothing. In telemetry without
+ *   LogPlayerKillV2 (older tournament files), LogPlayerKill (v1) credits its `killer` with both
+ *   the kill and the defeat; files with both tell each death twice, and only V2 counts.
  */
 
 /** Which per-kind total a match adds to; every counted match also adds to StatsTotal. */

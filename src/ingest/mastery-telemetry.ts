@@ -62,6 +62,8 @@ export function tallyMatchTelemetry(
   const landed = new Set<string>();
   /** `<victim>\n<attacker>` for every tracked victim's attacker: who hurt whom (Assassin). */
   const hurt = new Set<string>();
+  const killsV1: Json[] = [];
+  let seenKillV2 = false;
   const items = new Map<string, string | null>();
   const itemOf = (info: Json | null): string | null => {
     const causer = text(info?.damageCauserName);
@@ -145,6 +147,7 @@ export function tallyMatchTelemetry(
         break;
       }
       case 'LogPlayerKillV2': {
+        seenKillV2 = true;
         if (e.isSuicide === true) break;
         const victim = object(e.victim);
         creditKill(object(e.killer), object(e.killerDamageInfo), victim);
@@ -154,14 +157,10 @@ export function tallyMatchTelemetry(
         else creditDefeat(e, object(e.dBNOMaker), object(e.dBNODamageInfo), victim);
         break;
       }
-      case 'LogPlayerKill': {
-        // Tournament telemetry: the killer is credited with both, the event is its DamageInfo.
-        const killer = object(e.killer);
-        const victim = object(e.victim);
-        creditKill(killer, e, victim);
-        creditDefeat(e, killer, e, victim);
+      case 'LogPlayerKill':
+        // Older telemetry's kill event; files that also have LogPlayerKillV2 tell each death twice.
+        killsV1.push(e);
         break;
-      }
       case 'LogHeal': {
         const player = players.get(accountOf(object(e.character)));
         if (player) player.healed += number(e.healAmount);
@@ -210,6 +209,15 @@ export function tallyMatchTelemetry(
         if (player) pickUp(player, e);
         break;
       }
+    }
+  }
+  if (!seenKillV2) {
+    // The killer is credited with both the kill and the defeat; the event is its DamageInfo.
+    for (const e of killsV1) {
+      const killer = object(e.killer);
+      const victim = object(e.victim);
+      creditKill(killer, e, victim);
+      creditDefeat(e, killer, e, victim);
     }
   }
   for (const defeat of defeats)

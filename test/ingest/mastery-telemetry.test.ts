@@ -166,6 +166,36 @@ describe('the mastery pass over telemetry', () => {
     assert.equal(defeats.length, 1);
   });
 
+  test('LogPlayerKill (v1) counts only in telemetry without LogPlayerKillV2', () => {
+    const v2 = t.kill(50, C, {
+      killer: [A, damageInfo('WeapAK47_C', 30)],
+      finisher: [A, damageInfo('WeapAK47_C', 30)],
+    });
+    const v1 = {
+      _T: 'LogPlayerKill',
+      _D: v2._D,
+      attackId: 3,
+      killer: (v2 as Record<string, unknown>).killer,
+      victim: (v2 as Record<string, unknown>).victim,
+      assistant: null,
+      dBNOId: -1,
+      damageReason: 'HeadShot',
+      damageTypeCategory: 'Damage_Gun',
+      damageCauserName: 'WeapAK47_C',
+      distance: 3000,
+    };
+    const game = (events: unknown[]) =>
+      tallyMatchTelemetry(events, [A.accountId])
+        .players.get(A.accountId)!
+        .weapons.get('Item_Weapon_AK47_C');
+    assert.deepEqual(
+      [game([v2, v1])?.kills, game([v2, v1])?.defeats],
+      [1, 1],
+      'both tell one death',
+    );
+    assert.deepEqual([game([v1])?.kills, game([v1])?.defeats, game([v1])?.longestKill], [1, 1, 30]);
+  });
+
   test('ignores events of an unexpected shape instead of failing', () => {
     const odd = [
       { _T: 'LogPlayerTakeDamage', _D: 'x', attacker: 'nobody', victim: null, damage: '12' },
