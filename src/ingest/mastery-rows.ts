@@ -2,17 +2,15 @@
  * What a match adds to weapon and survival mastery, as rows for the store: derived from its
  * participant stats and, when it has them, its telemetry events (read once, mastery-telemetry.ts).
  * A match stored without telemetry adds the participant part and is marked pending; telemetry
- * attached later adds the telemetry part then (late-telemetry-mastery.ts).
+ * attached later adds the telemetry part then (mastery-late-telemetry.ts).
  */
 import { hotDropLandings } from '../domain/hot-drops.ts';
-import { isBot } from '../domain/stats.ts';
 import {
   countsTowardSurvivalMastery,
   participantSurvivalValues,
   participantSurvivalXp,
   telemetrySurvivalXp,
   type ParticipantStatKey,
-  type SurvivalParticipantStats,
   type TelemetryStatKey,
 } from '../domain/survival-mastery.ts';
 import { weaponGameTotals, weaponMatchKind, type WeaponGame } from '../domain/weapon-mastery.ts';
@@ -25,56 +23,7 @@ import {
   type WeaponMasteryTable,
 } from '../store/mastery-tables.ts';
 import { tallyMatchTelemetry, type MatchTelemetry } from './mastery-telemetry.ts';
-import type { ValidMatch } from './validate-match.ts';
-
-/** A human participant as mastery sees them. */
-export interface MasteryPlayer {
-  accountId: string;
-  platform: string;
-  teamId: number;
-  rank: number;
-  stats: SurvivalParticipantStats;
-}
-
-/** The facts of a match mastery needs, from an ingest input or from the store. */
-export interface MasteryMatch {
-  id: string;
-  /** Epoch ms. */
-  createdAt: number;
-  matchType: string;
-  isCustomMatch: boolean;
-  players: readonly MasteryPlayer[];
-  /** Members per roster team id, bots included (for the Annihilation medal). */
-  teamSizes: ReadonlyMap<number, number>;
-}
-
-/** The mastery facts of a validated ingest input. */
-export function masteryMatchOf(match: ValidMatch): MasteryMatch {
-  const m = match.input;
-  const teamSizes = new Map<number, number>();
-  for (const roster of m.rosters)
-    teamSizes.set(roster.teamId, (teamSizes.get(roster.teamId) ?? 0) + roster.participants.length);
-  const players = match.participants
-    .filter((p) => !isBot(p.input.playerId))
-    .map((p) => {
-      const roster = m.rosters[p.rosterIndex]!;
-      return {
-        accountId: p.input.playerId,
-        platform: p.platform,
-        teamId: roster.teamId,
-        rank: roster.rank,
-        stats: p.input.stats,
-      };
-    });
-  return {
-    id: m.id,
-    createdAt: match.createdAt,
-    matchType: m.matchType,
-    isCustomMatch: m.isCustomMatch,
-    players,
-    teamSizes,
-  };
-}
+import type { MasteryMatch, MasteryPlayer } from './mastery-match.ts';
 
 /**
  * The rows of a newly ingested match: its participant part, and its telemetry part when

@@ -15,7 +15,8 @@ import type { IngestedMatchRows, SeasonStatsAddition } from '../store/ingest-wri
 import type { MatchDocumentsTable } from '../store/schema.ts';
 import type { ValidMatch } from './validate-match.ts';
 import { rankedAdditions } from './ranked-results.ts';
-import { masteryMatchOf, matchMasteryRows } from './mastery-rows.ts';
+import { masteryMatchOf } from './mastery-match.ts';
+import { matchMasteryRows } from './mastery-rows.ts';
 
 export const DEFAULT_TITLE_ID = 'bluehole-pubg';
 /** seasonState when the input leaves it out: a match is played while its season is in progress. */
