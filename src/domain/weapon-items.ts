@@ -43,12 +43,26 @@ const WEAPON_CAUSER = /^Weap(.+)_C$/;
 /** Some logs suffix an instance number to the causer (`WeapBerylM762_C_12`). */
 const INSTANCE_SUFFIX = /(_C)_\d+$/;
 
+/** Answers already worked out, by causer: a match names a few dozen causers thousands of times. */
+const known = new Map<string, string | null>();
+/** Distinct causers remembered at most (the dictionaries list about 200). */
+const KNOWN_LIMIT = 4096;
+
 /**
  * The weapon item id of a damage causer, or null when the causer is no weapon a player carries
  * (zones, vehicles, fists, falls, bots' pawns …). Causers the table does not know follow the
  * `Weap<X>_C` rule, so guns added to the game after the dictionaries still count.
  */
 export function weaponItemId(damageCauserName: string): string | null {
+  let item = known.get(damageCauserName);
+  if (item === undefined) {
+    item = mapCauser(damageCauserName);
+    if (known.size < KNOWN_LIMIT) known.set(damageCauserName, item);
+  }
+  return item;
+}
+
+function mapCauser(damageCauserName: string): string | null {
   const causer = damageCauserName.replace(INSTANCE_SUFFIX, '$1');
   if (Object.hasOwn(CAUSER_ITEM_IDS, causer)) return CAUSER_ITEM_IDS[causer]!;
   const match = WEAPON_CAUSER.exec(causer);

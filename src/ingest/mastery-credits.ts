@@ -55,7 +55,6 @@ export class WeaponCredits {
   readonly defeats: Defeat[] = [];
   /** `<victim>\n<attacker>` for every tracked victim's attacker: who hurt whom (Assassin). */
   private readonly hurt = new Set<string>();
-  private readonly items = new Map<string, string | null>();
 
   constructor(tracked: Iterable<string>) {
     for (const accountId of tracked) this.players.set(accountId, emptyPlayerTelemetry());
@@ -138,10 +137,7 @@ export class WeaponCredits {
   }
 
   private itemOf(info: Json | null): string | null {
-    const causer = text(info?.damageCauserName);
-    let item = this.items.get(causer);
-    if (item === undefined) this.items.set(causer, (item = weaponItemId(causer)));
-    return item;
+    return weaponItemId(text(info?.damageCauserName));
   }
 }
 

@@ -149,19 +149,20 @@ function addWeaponRows(
   }
 }
 
-/** A row with every column in one order (batched statements need it), stats at 0. */
+/** Every column in one order (batched statements need it), stats at 0; copied per row. */
+const EMPTY_SURVIVAL_ROW: Readonly<Record<string, string | number>> = Object.fromEntries([
+  ...['platform', 'account_id', 'last_match_id'].map((column) => [column, '']),
+  ...['xp', 'matches_played', 'telemetry_matches', 'last_match_at'].map((c) => [c, 0]),
+  ...SURVIVAL_STAT_COLUMNS.map((column) => [column, 0]),
+]);
+
 function emptySurvivalRow(player: MasteryPlayer, match: MasteryMatch): SurvivalMasteryTable {
-  const row: Record<string, string | number> = {
-    platform: player.platform,
-    account_id: player.accountId,
-    xp: 0,
-    matches_played: 0,
-    telemetry_matches: 0,
-    last_match_id: match.id,
-    last_match_at: match.createdAt,
-  };
-  for (const column of SURVIVAL_STAT_COLUMNS) row[column] = 0;
-  return row as SurvivalMasteryTable;
+  const row = { ...EMPTY_SURVIVAL_ROW } as SurvivalMasteryTable;
+  row.platform = player.platform;
+  row.account_id = player.accountId;
+  row.last_match_id = match.id;
+  row.last_match_at = match.createdAt;
+  return row;
 }
 
 /** One match's values are its total, its best and its last value alike. */

@@ -126,18 +126,14 @@ async function addWeapons(db: Db, store: Store, rows: MatchMasteryRows): Promise
       compare(a.weapon_id, b.weapon_id) ||
       compare(a.kind, b.kind),
   );
-  const update: Record<string, Expression> = {};
-  for (const column of WEAPON_SUMS) update[column] = sum(t, column);
-  for (const column of WEAPON_MAXIMA)
-    update[column] = store.greatest(old(t, column), added(column));
-  update.latest_match_id = ifNewer(t, 'latest_match_at', 'latest_match_id');
-  update.latest_match_at = store.greatest(old(t, 'latest_match_at'), added('latest_match_at'));
   await executeInShapes(db, store.dialect, t, weapons, (chunk) =>
     db
       .insertInto(t)
       .values(chunk)
       .onConflict((oc) =>
-        oc.columns(['platform', 'account_id', 'weapon_id', 'kind']).doUpdateSet(update),
+        oc
+          .columns(['platform', 'account_id', 'weapon_id', 'kind'])
+          .doUpdateSet(weaponUpdate(store)),
       ),
   );
 
@@ -175,6 +171,34 @@ async function addSurvival(
   const sorted = [...rows].sort(
     (a, b) => compare(a.platform, b.platform) || compare(a.account_id, b.account_id),
   );
+  await executeInShapes(db, store.dialect, `${t}:${part}`, sorted, (chunk) =>
+    db
+      .insertInto(t)
+      .values(chunk)
+      .onConflict((oc) =>
+        oc.columns(['platform', 'account_id']).doUpdateSet(survivalUpdate(store, part)),
+      ),
+  );
+}
+
+/**
+ * The SET list of the weapon upsert (`weapon_mastery.x` the stored row, `excluded.x` the
+ * match). Built only when a statement shape is first prepared: references cost parsing.
+ */
+function weaponUpdate(store: Store): Record<string, Expression> {
+  const t = 'weapon_mastery';
+  const update: Record<string, Expression> = {};
+  for (const column of WEAPON_SUMS) update[column] = sum(t, column);
+  for (const column of WEAPON_MAXIMA)
+    update[column] = store.greatest(old(t, column), added(column));
+  update.latest_match_id = ifNewer(t, 'latest_match_at', 'latest_match_id');
+  update.latest_match_at = store.greatest(old(t, 'latest_match_at'), added('latest_match_at'));
+  return update;
+}
+
+/** The SET list of the survival upsert of a whole match or of a late telemetry part. */
+function survivalUpdate(store: Store, part: 'match' | 'telemetry'): Record<string, Expression> {
+  const t = 'survival_mastery';
   const update: Record<string, Expression> = {
     xp: sum(t, 'xp'),
     telemetry_matches: sum(t, 'telemetry_matches'),
@@ -196,10 +220,5 @@ async function addSurvival(
         : store.greatest(old(t, best), added(best));
     update[last] = ifNewer(t, 'last_match_at', last);
   }
-  await executeInShapes(db, store.dialect, `${t}:${part}`, sorted, (chunk) =>
-    db
-      .insertInto(t)
-      .values(chunk)
-      .onConflict((oc) => oc.columns(['platform', 'account_id']).doUpdateSet(update)),
-  );
+  return update;
 }
