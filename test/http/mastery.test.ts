@@ -261,24 +261,24 @@ for (const database of testDatabases) {
     test('telemetry attached later adds its part exactly once', async () => {
       const late = telemetryAt(Date.parse(matches[2]!.createdAt));
       const events = [late.heal(100, P0, 40), late.damage(200, P0, P4, 'WeapM9_C', 20)];
+      const deps = { store: t.store, blobs: t.blobs, config: t.config, clock: t.clock };
+      // The match again, now with its telemetry file: ingest attaches the file.
       const attach = () =>
-        t.store.db
-          .transaction()
-          .execute((trx) => addLateTelemetryMastery(trx, t.store, matches[2]!.id, events));
-      assert.equal(await attach(), true);
-      assert.equal(await attach(), false, 'the second time changes nothing');
+        ingestMatch(deps, matches[2]!, { telemetry: Buffer.from(JSON.stringify(events)) });
+      assert.equal((await attach()).status, 'attached');
+      assert.equal((await attach()).status, 'unchanged');
       const healed = (await survivalDoc(P0.accountId)).data.attributes.stats.healed;
       assert.deepEqual(healed, { total: 65, average: 65 / 3, careerBest: 40, lastMatchValue: 40 });
       const weapons = (await weaponDoc(P0.accountId)).data.attributes;
       assert.equal(weapons.weaponSummaries['Item_Weapon_M9_C'].OfficialStatsTotal.DamagePlayer, 20);
       assert.equal(weapons.latestMatchId, matches[2]!.id);
-      // Matches that came with telemetry have nothing pending.
-      assert.equal(
-        await t.store.db
+      // Nothing is pending any more, nor for matches that came with telemetry.
+      for (const input of [matches[2]!, matches[0]!]) {
+        const added = await t.store.db
           .transaction()
-          .execute((trx) => addLateTelemetryMastery(trx, t.store, matches[0]!.id, events)),
-        false,
-      );
+          .execute((trx) => addLateTelemetryMastery(trx, t.store, input.id, events));
+        assert.equal(added, false);
+      }
     });
 
     test('a known player without mastery gets empty documents; an unknown one a 404', async () => {
