@@ -42,5 +42,9 @@ export const OPENAPI_TAGS = [
   { name: 'samples', description: 'Random matches of one day of a region.' },
   { name: 'tournaments', description: 'Tournaments and their matches.' },
   { name: 'clans', description: 'Clans with their level and member count.' },
+  {
+    name: 'mastery',
+    description: 'Weapon and survival mastery of players, derived from their matches.',
+  },
   { name: 'service', description: 'Status, probes, this document and metrics.' },
 ];

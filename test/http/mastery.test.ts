@@ -9,6 +9,12 @@ import { ingestMatch } from '../../src/ingest/ingest-match.ts';
 import { addLateTelemetryMastery } from '../../src/ingest/mastery-late-telemetry.ts';
 import type { MatchInput, TelemetryEventInput } from '../../src/ingest/match-input.ts';
 import { deleteMatches } from '../../src/store/retention.ts';
+import { Value } from '@sinclair/typebox/value';
+import { DOCUMENT_SCHEMAS } from '../../src/http/schemas/document-schemas.ts';
+import {
+  SurvivalMasteryDocument,
+  WeaponMasteryDocument,
+} from '../../src/http/schemas/mastery-documents.ts';
 
 const HOUR = 3_600_000;
 const AK = 'Item_Weapon_AK47_C';
@@ -349,7 +355,24 @@ for (const database of testDatabases) {
       ]) {
         const route = paths[`/shards/{shard}/players/{accountId}/${kind}`].get;
         assert.equal(route.operationId, operationId);
+        assert.deepEqual(route.tags, ['mastery']);
         assert.deepEqual(route.parameters.map((p: Json) => p.name).sort(), ['accountId', 'shard']);
+      }
+    });
+
+    test('the documents match their documented schemas', async () => {
+      for (const id of [P0.accountId, P1.accountId, IDLE]) {
+        for (const [url, schema] of [
+          [`/shards/steam/players/${id}/weapon_mastery`, WeaponMasteryDocument],
+          [`/shards/pc-b/players/${id}/survival_mastery`, SurvivalMasteryDocument],
+        ] as const) {
+          const errors = [...Value.Errors(schema, [...DOCUMENT_SCHEMAS], await getDoc(url))];
+          assert.deepEqual(
+            errors.map((e) => `${e.path}: ${e.message}`),
+            [],
+            url,
+          );
+        }
       }
     });
 

@@ -11,9 +11,16 @@ import { renderSurvivalMastery } from '../../presenters/survival-mastery-documen
 import { renderRecordedDocument } from '../../presenters/recorded-document.ts';
 import { notFound, selfLink, sendDocument } from '../jsonapi.ts';
 import { enforceShardRule, platformSpelling, requestShard } from '../shards.ts';
+import { SurvivalMasteryDocument, WeaponMasteryDocument } from '../schemas/mastery-documents.ts';
+import { documentResponse, errorResponse } from '../schemas/responses.ts';
 
 /** Mastery is served on platform shards, as the real service's mastery endpoints are. */
 const PLATFORM_ONLY = { platform: true, region: false };
+
+const ERRORS = {
+  400: errorResponse(400, 'A platform-region shard: mastery is on platform shards'),
+  404: errorResponse(404, 'Unknown shard, or no such player (nor a recording of one)'),
+};
 
 const PlayerParams = Type.Object({
   shard: Type.String({ description: 'Platform shard, e.g. pc-b (or steam with vendor aliases).' }),
@@ -43,8 +50,13 @@ export function masteryRoutes(app: FastifyInstance, context: RouteContext): void
         description:
           'Per weapon the player used (keyed by item id): XP, level 1–100, tier 1–6, career totals, official and ranked totals, medals.',
         operationId: 'getWeaponMastery',
+        tags: ['mastery'],
         params: PlayerParams,
         security,
+        response: {
+          200: documentResponse('The weapon mastery (or its recording)', WeaponMasteryDocument),
+          ...ERRORS,
+        },
       },
       onRequest: context.requireApiKey,
     },
@@ -74,8 +86,13 @@ export function masteryRoutes(app: FastifyInstance, context: RouteContext): void
         description:
           'XP, level 1–500, tier 1–5, matches played and, per survival stat, total, average, career best and last match value.',
         operationId: 'getSurvivalMastery',
+        tags: ['mastery'],
         params: PlayerParams,
         security,
+        response: {
+          200: documentResponse('The survival mastery (or its recording)', SurvivalMasteryDocument),
+          ...ERRORS,
+        },
       },
       onRequest: context.requireApiKey,
     },

@@ -15,6 +15,12 @@ import { SampleDocument } from './sample-document.ts';
 import { TournamentDocument, TournamentListDocument } from './tournament-documents.ts';
 import { RankedGameModeStats, RankedStatsDocument } from './ranked-document.ts';
 import { ClanDocument } from './clan-document.ts';
+import {
+  SurvivalMasteryDocument,
+  WeaponKindTotals,
+  WeaponMasteryDocument,
+  WeaponSummary,
+} from './mastery-documents.ts';
 
 export const DOCUMENT_SCHEMAS: ReadonlyArray<TSchema & { $id: string }> = [
   ErrorDocument,
@@ -36,4 +42,8 @@ export const DOCUMENT_SCHEMAS: ReadonlyArray<TSchema & { $id: string }> = [
   RankedGameModeStats,
   RankedStatsDocument,
   ClanDocument,
+  WeaponKindTotals,
+  WeaponSummary,
+  WeaponMasteryDocument,
+  SurvivalMasteryDocument,
 ] as ReadonlyArray<TSchema & { $id: string }>;
