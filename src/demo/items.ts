@@ -35,12 +35,22 @@ export function item(itemId: string, category: string, subCategory: string, stac
 }
 
 const SUBCATEGORY: Readonly<Record<string, string>> = { pistol: 'Handgun', melee: 'Melee' };
+const bareWeapons = new Map<Weapon, Item>();
 
 /** A weapon as an item; throwables are equipment, as the game files them. */
 export function weaponItem(w: Weapon, attachments: readonly string[] = NONE): Item {
-  if (w.weaponClass === 'throwable') return item(w.itemId, 'Equipment', 'Throwable');
+  if (attachments.length === 0) {
+    let bare = bareWeapons.get(w);
+    if (!bare) {
+      bare =
+        w.weaponClass === 'throwable'
+          ? item(w.itemId, 'Equipment', 'Throwable')
+          : item(w.itemId, 'Weapon', SUBCATEGORY[w.weaponClass] ?? 'Main');
+      bareWeapons.set(w, bare);
+    }
+    return bare;
+  }
   const sub = SUBCATEGORY[w.weaponClass] ?? 'Main';
-  if (attachments.length === 0) return item(w.itemId, 'Weapon', sub);
   return {
     itemId: w.itemId,
     stackCount: 1,

@@ -12,6 +12,7 @@ import type { Platform } from '../domain/shards.ts';
 import { ESPORTS_MAPS, DEMO_MAPS, demoMap } from './maps.ts';
 import { apportion, REGION_UTC_OFFSET, type DemoPlayer } from './players.ts';
 import { deriveSeed, type Random } from './random.ts';
+import { biasTowardSeason } from './season-bias.ts';
 
 /**
  * What a scheduled match is: public matchmaking (`official`), ranked squads (`competitive`),
@@ -210,36 +211,4 @@ function planSlot(
     createdAt,
     duration,
   };
-}
-
-/** Enough pc-b matches per mode inside the current season that its whole population plays it. */
-const SEASON_SLOTS_PER_PLAYER = 1.35;
-const HUMANS_PER_MATCH = 84;
-
-/**
- * When the current pc-b season began inside the window, moves official pc-b matches of each
- * standard mode into it until the season holds enough of them for every player to play each
- * mode (the leaderboards of the current season need a full population).
- */
-function biasTowardSeason(
-  random: Random,
-  slots: MatchSlot[],
-  seasonStart: number,
-  now: number,
-  pcbPlayers: number,
-): void {
-  const wanted = Math.ceil((SEASON_SLOTS_PER_PLAYER * pcbPlayers) / HUMANS_PER_MATCH);
-  for (const mode of STANDARD_GAME_MODES) {
-    const candidates = slots.filter(
-      (s) => s.platform === 'pc-b' && s.kind === 'official' && s.gameMode === mode,
-    );
-    let inSeason = candidates.filter((s) => s.createdAt >= seasonStart).length;
-    for (const slot of candidates) {
-      if (inSeason >= wanted) break;
-      const latest = now - NEWEST_MATCH_END_AGE_MS - slot.duration * 1000;
-      if (slot.createdAt >= seasonStart || latest < seasonStart) continue;
-      slot.createdAt = sampleTime(random, seasonStart, latest, REGION_UTC_OFFSET[slot.region] ?? 0);
-      inSeason++;
-    }
-  }
 }

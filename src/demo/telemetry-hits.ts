@@ -20,7 +20,10 @@ export function emitHits(t: TelemetryWriter, kits: readonly Kit[], tally: Weapon
   const finishing = new Map<number, 'knock' | 'kill'>();
   for (const k of battle.knocks) finishing.set(k.attackId, 'knock');
   for (const d of battle.deaths) if (d.hit) finishing.set(d.hit.attackId, 'kill');
-  for (const hit of battle.hits) emitHit(t, hit, kits, tally, finishing.get(hit.attackId) ?? null);
+  // The first finishing shot on someone wearing armour breaks it; later ones now and then.
+  const shown = { armour: false };
+  for (const hit of battle.hits)
+    emitHit(t, hit, kits, tally, finishing.get(hit.attackId) ?? null, shown);
 }
 
 function emitHit(
@@ -29,6 +32,7 @@ function emitHit(
   kits: readonly Kit[],
   tally: WeaponTally,
   finishing: 'knock' | 'kill' | null,
+  shown: { armour: boolean },
 ): void {
   const { random, world, profile } = t;
   const kit = kits[hit.attacker];
@@ -123,22 +127,22 @@ function emitHit(
       thrown || rammed ? 1 : 1 + misses,
       last ? finishing : null,
     );
-    if (last && finishing && random.chance(0.15)) {
-      const armour = armourAt(kits[hit.victim], at);
-      if (armour)
-        t.emit(at, {
-          _T: 'LogArmorDestroy',
-          attackId,
-          attacker,
-          victim,
-          damageTypeCategory: weapon.damageTypeCategory,
-          damageReason: reason,
-          damageCauserName: causer,
-          item: armour,
-          distance: quarter(hit.metres * 100),
-          common: null,
-          _D: '',
-        });
+    const armour = last && finishing ? armourAt(kits[hit.victim], at) : null;
+    if (armour && (!shown.armour || random.chance(0.15))) {
+      shown.armour = true;
+      t.emit(at, {
+        _T: 'LogArmorDestroy',
+        attackId,
+        attacker,
+        victim,
+        damageTypeCategory: weapon.damageTypeCategory,
+        damageReason: reason,
+        damageCauserName: causer,
+        item: armour,
+        distance: quarter(hit.metres * 100),
+        common: null,
+        _D: '',
+      });
     }
   }
 }

@@ -15,9 +15,14 @@ type Supply = { item: Item; restores: number };
 
 /** `count` instants in [from, to), in order. */
 function instants(random: Random, count: number, from: number, to: number): number[] {
-  return Array.from({ length: count }, () => Math.round(from + random.next() * (to - from))).sort(
-    (a, b) => a - b,
-  );
+  const out: number[] = [];
+  for (let k = 0; k < count; k++) {
+    const at = Math.round(from + random.next() * (to - from));
+    let j = out.length;
+    while (j > 0 && out[j - 1]! > at) j--;
+    out.splice(j, 0, at);
+  }
+  return out;
 }
 
 /** One fighter's heals, boosts and throwables. */
@@ -90,7 +95,7 @@ function heal(t: TelemetryWriter, i: number, at: number, restores: number, isHea
   const each = isHeal ? restores / ticks : random.int(1, 4);
   for (let k = 0; k < ticks; k++) {
     const when = at + 400 + k * (isHeal ? 800 : 6_000);
-    const health = t.world.health(i, when);
+    const health = t.world.vitals.health(i, when);
     t.emit(when, {
       _T: 'LogHeal',
       character: t.character(i, when, { health }),

@@ -66,7 +66,7 @@ export class WeaponTally {
     const before = w.shots;
     w.shots += rounds;
     w.hits++;
-    const knocked = t.world.isKnocked(hit.victim, at);
+    const knocked = t.world.vitals.isKnocked(hit.victim, at);
     if (knocked) {
       w.dBNODamage += damage;
       w.dBNOHits++;

@@ -1,13 +1,15 @@
 /**
- * Where everyone is during a simulated match, and in what state: on the starting island, in the
- * aircraft, falling, then drifting from their landing spot toward the announced circle (out into
- * the blue before a zone death); their health after wounds, knocks and heals; the zone, the
- * bombardments, the `isGame` clock. Centimetres and ms after createdAt; pure functions of the
- * battle and a random stream.
+ * Where everyone is during a simulated match: on the starting island, in the aircraft, falling,
+ * then drifting from their landing spot toward the announced circle (some of them late, and
+ * caught by the blue; blue-zone victims out into it before they die); the zone, the
+ * bombardments, the `isGame` clock, named areas. Centimetres and ms after createdAt; pure
+ * functions of the battle and a random stream.
  */
 import type { Battle, Fighter } from './fighters.ts';
 import { AIRCRAFT_Z, FlightPlan } from './flight.ts';
 import { bombardmentAt, type Bombardment } from './hazards.ts';
+import { NamedAreas } from './named-areas.ts';
+import { Vitals } from './telemetry-vitals.ts';
 import type { DemoMap } from './maps.ts';
 import type { Random } from './random.ts';
 import { ZonePlan, type Circle } from './zones.ts';
@@ -20,9 +22,6 @@ export interface Location {
 
 /** `0.1` as the game writes it: a float32 printed as a float64. */
 const ON_PLANE = Math.fround(0.1);
-/** Seconds a wound takes to be healed away, in the health figure characters carry. */
-const WOUND_MS = 120_000;
-const EMPTY: readonly string[] = Object.freeze([]);
 
 /**
  * A measurement rounded to a quarter: still a fraction, as the game's float32 numbers are, but
@@ -41,11 +40,12 @@ export class TelemetryWorld {
   /** How long behind the announcements each fighter moves: the late get caught by the blue. */
   private readonly lag: number[] = [];
   private readonly arenaCentre: { x: number; y: number };
-  private readonly wounds: Array<Array<{ at: number; damage: number }>>;
-  private readonly knocked: Array<Array<{ from: number; to: number }>>;
+  /** Everyone's health and knocks over time. */
+  readonly vitals: Vitals;
+  /** The named areas (`Character.zone`) of the map. */
+  readonly areas: NamedAreas;
   private readonly deathTimes: number[];
   private readonly firstLanding: number;
-  private readonly zoneNames: Array<readonly string[]>;
   /** Instant the fighter's roster was wiped out; Infinity for the winners. */
   readonly rosterEnd: number[];
   private readonly rosterEnds: number[];
@@ -67,13 +67,7 @@ export class TelemetryWorld {
       this.spread.push({ x: Math.cos(angle) * reach, y: Math.sin(angle) * reach });
       this.lag.push(random.chance(0.4) ? random.int(60_000, 240_000) : 0);
     }
-    this.wounds = fighters.map(() => []);
-    for (const hit of battle.hits) this.wounds[hit.victim]!.push(hit);
-    this.knocked = fighters.map(() => []);
-    for (const k of battle.knocks) {
-      const death = battle.deaths.find((d) => d.knock === k);
-      this.knocked[k.victim]!.push({ from: k.at, to: k.revive?.at ?? death?.at ?? k.at });
-    }
+    this.vitals = new Vitals(battle);
     this.deathTimes = battle.deaths
       .filter((d) => !arena || d.cause === 'logout')
       .map((d) => d.at)
@@ -84,7 +78,7 @@ export class TelemetryWorld {
     );
     this.rosterEnds = ends;
     this.rosterEnd = fighters.map((f) => ends[f.roster]!);
-    this.zoneNames = map.zones.map((z) => Object.freeze([z]));
+    this.areas = new NamedAreas(map);
   }
 
   /** The team deathmatch arena (it has no shrinking zone). */
@@ -198,24 +192,6 @@ export class TelemetryWorld {
     return 150 + Math.abs(Math.sin(x / 41_000) * Math.cos(y / 53_000)) * 3_800;
   }
 
-  /** Health at `at`: 0 dead, a draining bar while knocked, wounds healing off otherwise. */
-  health(i: number, at: number): number {
-    const f = this.battle.fighters[i]!;
-    if (f.diedAt !== null && f.diedAt <= at) return 0;
-    for (const k of this.knocked[i]!)
-      if (k.from <= at && at < k.to) return quarter(Math.max(1, 100 - (at - k.from) / 300));
-    let health = 100;
-    for (const w of this.wounds[i]!) {
-      if (w.at > at) break;
-      if (at - w.at < WOUND_MS) health -= w.damage * (1 - (at - w.at) / WOUND_MS);
-    }
-    return quarter(Math.max(1, Math.min(100, health)));
-  }
-
-  isKnocked(i: number, at: number): boolean {
-    return this.knocked[i]!.some((k) => k.from <= at && at < k.to);
-  }
-
   isInBlueZone(location: Location, at: number): boolean {
     return this.zone !== null && this.zone.outside(location.x, location.y, at);
   }
@@ -241,20 +217,6 @@ export class TelemetryWorld {
       y: quarter(this.extent * 0.03 + random.float(0, 3_000)),
       z: quarter(random.float(300, 320)),
     };
-  }
-
-  /**
-   * The named area (`Character.zone`) at a location: the map is cut into a grid whose cells are
-   * either open country or one of the map's towns, so nearby characters agree.
-   */
-  zoneAt(location: Location): readonly string[] {
-    const n = this.zoneNames.length;
-    if (n === 0 || location.z > 20_000) return EMPTY;
-    const cell = this.extent / 10;
-    const cx = Math.floor(location.x / cell);
-    const cy = Math.floor(location.y / cell);
-    if ((cx * 31 + cy * 17 + n) % 7 < 3) return EMPTY;
-    return this.zoneNames[(cx * 7 + cy * 3) % n]!;
   }
 
   private clamp(v: number): number {

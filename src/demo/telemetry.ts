@@ -22,7 +22,8 @@ import { emitEnd, emitLobby } from './telemetry-lobby.ts';
 import { emitLoot } from './telemetry-loot.ts';
 import { emitSupplies } from './telemetry-supplies.ts';
 import { WeaponTally } from './telemetry-tally.ts';
-import { emitPositions, emitTrips } from './telemetry-travel.ts';
+import { emitPositions } from './telemetry-positions.ts';
+import { emitTrips } from './telemetry-travel.ts';
 import { TelemetryWriter, type TelemetryInput } from './telemetry-writer.ts';
 import { emitZone } from './telemetry-zone.ts';
 import { planTravel } from './travel-plan.ts';
@@ -77,11 +78,18 @@ export function buildTelemetry(random: Random, input: TelemetryInput): Telemetry
 
 /** Everyone's individual placement: 1 for the survivors, then by how long they lasted. */
 function individualRanks(t: TelemetryWriter, arena: boolean): number[] {
-  const { fighters } = t;
   if (arena) return t.input.stats.map((s) => s.killPlace);
-  return fighters.map((f) =>
-    f.diedAt === null
-      ? 1
-      : 1 + fighters.filter((g) => g.diedAt === null || g.diedAt > f.diedAt!).length,
-  );
+  const times = t.fighters.map((f) => f.diedAt ?? Infinity).sort((a, b) => b - a);
+  // 1 + how many lasted longer: the index of the first time not after one's own, in that order.
+  return t.fighters.map((f) => {
+    if (f.diedAt === null) return 1;
+    let lo = 0;
+    let hi = times.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (times[mid]! > f.diedAt) lo = mid + 1;
+      else hi = mid;
+    }
+    return 1 + lo;
+  });
 }
