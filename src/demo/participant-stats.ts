@@ -96,7 +96,10 @@ export function participantStats(
     };
   });
   assignKillPlaces(stats);
-  if (!arena) ensureAWreck(stats);
+  if (!arena) {
+    ensureAWreck(stats);
+    ensureASwim(random, stats);
+  }
   return stats;
 }
 
@@ -106,6 +109,14 @@ function weaponsUsed(battle: Battle): number[] {
   for (const hit of battle.hits)
     if (isCarriedWeapon(hit.weapon)) sets[hit.attacker]!.add(hit.weapon.itemId);
   return sets.map((s) => s.size);
+}
+
+/** Somebody in a big lobby always ends up in the water: the one who lasted longest, if nobody did. */
+function ensureASwim(random: Random, stats: ParticipantStatsInput[]): void {
+  if (stats.length < 48 || stats.some((s) => s.swimDistance > 0)) return;
+  let swimmer = stats[0]!;
+  for (const s of stats) if (s.timeSurvived > swimmer.timeSurvived) swimmer = s;
+  swimmer.swimDistance = round4(random.float(5, 80));
 }
 
 /**

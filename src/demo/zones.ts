@@ -4,9 +4,10 @@
  * and for one match the circles and instants they produce. Times are milliseconds after the
  * match's createdAt; positions and radii are centimetres.
  *
- * The timings follow the published settings of the live game for each map size, rounded to the
- * 5–10 s the game's own timers show: a big map's first circle appears two minutes after take-off
- * and holds four minutes, the last ones close in half a minute.
+ * The timings are modelled on the live game's settings for each map size as players document
+ * them (the game publishes no table): a big map's first circle appears two minutes after
+ * take-off and holds four minutes before the blue moves for five, later phases are shorter, the
+ * last ones close in half a minute; smaller maps start sooner and run fewer, faster phases.
  */
 import type { Random } from './random.ts';
 
@@ -142,17 +143,18 @@ export class ZonePlan {
     const starts = this.shrinkStartsAt;
     let k = 0;
     while (k < starts.length && starts[k]! <= at) k++;
-    // Before phase k's shrink: the previous circle, unless phase k − 1 is still shrinking.
-    let c = this.circles[k]!;
+    // After k shrinks began: circle k, or on the way to it while shrink k − 1 still runs.
+    const to = this.circles[k]!;
+    let cx = to.x;
+    let cy = to.y;
+    let r = to.r;
     if (k > 0 && at < this.shrinkEndsAt[k - 1]!) {
       const from = this.circles[k - 1]!;
       const f = (at - starts[k - 1]!) / (this.shrinkEndsAt[k - 1]! - starts[k - 1]!);
-      const cx = from.x + (c.x - from.x) * f;
-      const cy = from.y + (c.y - from.y) * f;
-      const r = from.r + (c.r - from.r) * f;
-      return (x - cx) ** 2 + (y - cy) ** 2 > r * r;
+      cx = from.x + (to.x - from.x) * f;
+      cy = from.y + (to.y - from.y) * f;
+      r = from.r + (to.r - from.r) * f;
     }
-    c = k === 0 ? this.circles[0]! : this.circles[k]!;
-    return (x - c.x) ** 2 + (y - c.y) ** 2 > c.r * c.r;
+    return (x - cx) ** 2 + (y - cy) ** 2 > r * r;
   }
 }
