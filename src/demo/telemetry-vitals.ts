@@ -37,6 +37,7 @@ export class Vitals {
   }
 
   isKnocked(i: number, at: number): boolean {
-    return this.knocked[i]!.some((k) => k.from <= at && at < k.to);
+    for (const k of this.knocked[i]!) if (k.from <= at && at < k.to) return true;
+    return false;
   }
 }
