@@ -39,14 +39,16 @@ async function demo(dataDir: string, ...args: string[]) {
   return { out, err, exitCode };
 }
 
-/** Every telemetry file the demo stored, parsed. */
+/** Every telemetry file the demo stored (gzip or not, whatever the blob store names them), parsed. */
 function telemetryFiles(dir: string): Array<Array<Record<string, unknown>>> {
   return fs
     .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && e.name.endsWith('-telemetry.json.gz'))
-    .map((e) =>
-      JSON.parse(zlib.gunzipSync(fs.readFileSync(path.join(e.parentPath, e.name))).toString()),
-    );
+    .filter((e) => e.isFile() && /-telemetry\.json(\.gz)?$/.test(e.name))
+    .map((e) => {
+      const bytes = fs.readFileSync(path.join(e.parentPath, e.name));
+      const gzipped = bytes[0] === 0x1f && bytes[1] === 0x8b;
+      return JSON.parse((gzipped ? zlib.gunzipSync(bytes) : bytes).toString());
+    });
 }
 
 test('demo --telemetry full stores telemetry at the real rates; an unknown profile is refused', async () => {
