@@ -13,6 +13,10 @@ import { UTILITY_THROWABLES } from './weapons.ts';
 
 type Supply = { item: Item; restores: number };
 
+/** Bandages and energy drinks are the commonest, med kits and syringes the rarest. */
+const HEAL_ODDS = HEALS.map((h, k) => [h, [5, 4, 1][k]!] as const);
+const BOOST_ODDS = BOOSTS.map((b, k) => [b, [5, 4, 1][k]!] as const);
+
 /** `count` instants in [from, to), in order. */
 function instants(random: Random, count: number, from: number, to: number): number[] {
   const out: number[] = [];
@@ -39,13 +43,13 @@ export function emitSupplies(t: TelemetryWriter, i: number): void {
   for (const at of instants(random, s.heals, from, to))
     uses.push({
       at,
-      supply: random.weighted(HEALS.map((h, k) => [h, [5, 4, 1][k]!] as const)),
+      supply: random.weighted(HEAL_ODDS),
       heal: true,
     });
   for (const at of instants(random, s.boosts, from, to))
     uses.push({
       at,
-      supply: random.weighted(BOOSTS.map((b, k) => [b, [5, 4, 1][k]!] as const)),
+      supply: random.weighted(BOOST_ODDS),
       heal: false,
     });
 

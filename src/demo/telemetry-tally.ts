@@ -7,16 +7,16 @@ import type { Hit } from './fighters.ts';
 import type { Random } from './random.ts';
 import type { Fields, TelemetryWriter } from './telemetry-writer.ts';
 
-/** `damageReason` of a hit somewhere else than the head. */
+const BODY: ReadonlyArray<readonly [string, number]> = [
+  ['TorsoShot', 6],
+  ['ArmShot', 2],
+  ['LegShot', 2],
+  ['PelvisShot', 1],
+];
+
+/** `damageReason` of a hit: the head, or somewhere else (the torso most often). */
 export const bodyPart = (random: Random, headshot: boolean): string =>
-  headshot
-    ? 'HeadShot'
-    : random.weighted([
-        ['TorsoShot', 6],
-        ['ArmShot', 2],
-        ['LegShot', 2],
-        ['PelvisShot', 1],
-      ]);
+  headshot ? 'HeadShot' : random.weighted(BODY);
 
 interface WeaponFigures {
   weapon: string;
