@@ -15,6 +15,7 @@ import {
 } from '../store/api-keys.ts';
 import { ensureDemoApiKey } from './demo-key.ts';
 import { chooseDemoRun, loadDemo } from '../demo/load-demo.ts';
+import { TELEMETRY_PROFILES, type TelemetryProfileName } from '../demo/telemetry-profile.ts';
 import { SERVICE_VERSION } from '../version.ts';
 import { ingestPath } from '../ingest/ingest-source.ts';
 import { JOBS, findJob, requestDerivedDataRebuild } from '../jobs/index.ts';
@@ -55,6 +56,14 @@ interface IngestCommandOptions {
   platform?: string;
   recordedAt?: number;
 }
+
+/** Options of `gamedata demo`. */
+type DemoCommandOptions = {
+  seed?: number;
+  scale: number;
+  now?: number;
+  telemetry: TelemetryProfileName;
+};
 
 /** Runs `work` with a runtime opened from the environment, closing it afterwards. */
 async function withRuntime<T>(
@@ -113,7 +122,12 @@ export function buildProgram(
         'end of the generated 14 days (default: that of the last load of this seed and scale, else now)',
       ).argParser(instant),
     )
-    .action(async (options: { seed?: number; scale: number; now?: number }) => {
+    .addOption(
+      new Option('--telemetry <profile>', 'telemetry detail: default (quick to load) or full')
+        .choices(TELEMETRY_PROFILES)
+        .default('default'),
+    )
+    .action(async (options: DemoCommandOptions) => {
       await withRuntime(
         io,
         async (runtime) => {
@@ -129,6 +143,7 @@ export function buildProgram(
           const signal = io.stopSignal?.();
           const summary = await loadDemo(runtime, run, {
             progress: io.interactive,
+            telemetry: options.telemetry,
             ...(signal ? { signal } : {}),
           });
           io.out(

@@ -1,23 +1,23 @@
 /**
  * How the fighters of a battle royale die: each death gets a cause (a player, the zone, a
  * mistake, a disconnect) and, when a player did it, a killer — the stronger and the longer
- * alive get more — with the knock before it in team modes, assists, and the knocks that ended
- * in a revive.
+ * alive get more — with the knock before it in team modes, the finishing hit and assists, each
+ * a hit with its damage in the battle's hit book.
  */
-import type { DemoMap, Weapon } from './game-catalogue.ts';
-import { FLOATING_VEHICLES, WEAPONS, WEAPON_CLASSES } from './game-catalogue.ts';
+import type { HitBook } from './battle-hits.ts';
 import {
   alive,
-  hitMetres,
   makeKnock,
   newDeath,
+  nextAttackId,
   pickFighter,
   type Death,
   type Fighter,
-  type Hit,
   type Knock,
 } from './fighters.ts';
+import type { DemoMap } from './maps.ts';
 import type { Random } from './random.ts';
+import { FLOATING_VEHICLES } from './vehicles.ts';
 
 const SUICIDES: ReadonlyArray<readonly [{ category: string; causer: string }, number]> = [
   [{ category: 'Damage_Instant_Fall', causer: 'PlayerMale_A_C' }, 4],
@@ -26,7 +26,6 @@ const SUICIDES: ReadonlyArray<readonly [{ category: string; causer: string }, nu
   [{ category: 'Damage_Drown', causer: 'PlayerFemale_A_C' }, 1],
   [{ category: 'Damage_Molotov', causer: 'ProjMolotov_DamageField_Direct_C' }, 1],
 ];
-const CLASS_WEIGHTS = WEAPONS.map((w) => WEAPON_CLASSES[w.weaponClass].weight);
 
 export interface Timing {
   durationMs: number;
@@ -35,8 +34,6 @@ export interface Timing {
   teamSize: number;
 }
 
-const attackId = (random: Random): number => random.int(1_000_000, 1_900_000_000);
-
 /** Gives every death a cause and, for deaths by player, a killer (and knocker and assistants). */
 export function resolveDeaths(
   random: Random,
@@ -44,6 +41,7 @@ export function resolveDeaths(
   members: number[][],
   map: DemoMap,
   timing: Timing,
+  book: HitBook,
 ): Death[] {
   const order = fighters
     .filter((f) => f.diedAt !== null)
@@ -52,7 +50,7 @@ export function resolveDeaths(
   const deaths: Death[] = [];
   for (const victim of order) {
     const at = victim.diedAt!;
-    const death = newDeath(at, victim.index, 'player', attackId(random));
+    const death = newDeath(at, victim.index, 'player', -1);
     const mates = members[victim.roster]!.filter(
       (i) => i !== victim.index && alive(fighters[i]!, at),
     );
@@ -75,6 +73,8 @@ export function resolveDeaths(
       death.cause = 'suicide';
       death.suicide = vehicle ? { category: suicide.category, causer: vehicle } : suicide;
       death.vehicleId = vehicle;
+      // A grenade or molotov of one's own is still an attack the telemetry shows.
+      if (suicide.causer.startsWith('Proj')) death.attackId = nextAttackId(victim);
       deaths.push(death);
       continue;
     }
@@ -102,33 +102,9 @@ export function resolveDeaths(
     }
     death.teamKill = teamKill;
     const knocked = timing.teamSize > 1 && mates.length > 0 && !teamKill;
-    deaths.push(playerKill(random, fighters, members, map, death, killer, knocked));
+    deaths.push(playerKill(random, fighters, members, map, book, death, killer, knocked));
   }
   return deaths;
-}
-
-function pickWeapon(random: Random, f: Fighter): Weapon {
-  return random.chance(0.82)
-    ? random.pick(f.loadout)
-    : WEAPONS[random.weightedIndex(CLASS_WEIGHTS)]!;
-}
-
-function makeHit(random: Random, attacker: Fighter, victim: Fighter, at: number): Hit {
-  const weapon = pickWeapon(random, attacker);
-  const gun = weapon.damageTypeCategory === 'Damage_Gun';
-  const pHead = Math.min(
-    0.45,
-    Math.max(0.03, 0.13 + 0.06 * attacker.skill + (weapon.weaponClass === 'sr' ? 0.15 : 0)),
-  );
-  return {
-    at,
-    attacker: attacker.index,
-    victim: victim.index,
-    weapon,
-    metres: hitMetres(random, weapon),
-    headshot: gun && random.chance(pHead),
-    attackId: attackId(random),
-  };
 }
 
 /** A death by another player's hand: the knock before it (team modes), the finish, the credit. */
@@ -137,6 +113,7 @@ function playerKill(
   fighters: Fighter[],
   members: number[][],
   map: DemoMap,
+  book: HitBook,
   death: Death,
   killer: Fighter,
   knocked: boolean,
@@ -146,15 +123,19 @@ function playerKill(
   if (death.teamKill) {
     killer.teamKills++;
     death.killer = killer.index;
-    death.hit = makeHit(random, killer, victim, at);
+    death.hit = book.strike(random, killer, victim, at, random.float(80, 100));
+    death.attackId = death.hit.attackId;
     return death;
   }
   if (!knocked && random.chance(0.012)) {
     const vehicleId = random.pick(map.vehicles.filter((v) => !FLOATING_VEHICLES.has(v)));
-    credit(random, killer, at, random.float(0.5, 6), false, 110);
+    const hit = book.ram(random, killer, victim, at, vehicleId);
+    credit(killer, at, hit.metres, false);
     killer.roadKills++;
     death.killer = killer.index;
     death.vehicleId = vehicleId;
+    death.hit = hit;
+    death.attackId = hit.attackId;
     return death;
   }
   let knock: Knock | null = null;
@@ -171,26 +152,27 @@ function playerKill(
     );
     const maker =
       helpers.length > 0 && random.chance(0.22) ? fighters[random.pick(helpers)]! : killer;
-    knock = makeKnock(random, makeHit(random, maker, victim, Math.min(knockAt, at - 500)), null);
+    const hit = book.strike(
+      random,
+      maker,
+      victim,
+      Math.min(knockAt, at - 500),
+      random.float(70, 100),
+    );
+    knock = makeKnock(random, hit, null);
     maker.dbnos++;
-    maker.damage += random.float(80, 135);
     if (random.chance(0.07) && alive(maker, at)) {
       bleedOut = true;
       credited = maker;
     }
   }
-  const hit = bleedOut ? null : makeHit(random, killer, victim, at);
+  const hit = bleedOut
+    ? null
+    : book.strike(random, killer, victim, at, knock ? random.float(10, 70) : random.float(80, 100));
   if (hit && knock)
     hit.metres = Math.min(hit.metres, Math.round(random.float(1, 40) * 1000) / 1000);
-  const metres = hit?.metres ?? knock!.metres;
-  credit(
-    random,
-    credited,
-    at,
-    metres,
-    (hit ?? knock)!.headshot,
-    knock ? random.float(5, 60) : random.float(60, 115),
-  );
+  const shot = (hit ?? knock)!;
+  credit(credited, at, shot.metres, shot.headshot);
 
   const assists: number[] = [];
   if (knock && knock.attacker !== credited.index) assists.push(knock.attacker);
@@ -205,75 +187,26 @@ function playerKill(
       assists.push(i);
   }
   for (const i of assists) {
-    fighters[i]!.assists++;
-    fighters[i]!.damage += random.float(15, 70);
+    const helper = fighters[i]!;
+    helper.assists++;
+    if (i === knock?.attacker) continue;
+    const before = (knock?.at ?? at) - random.int(500, 15_000);
+    const when = Math.max(before, victim.landedAt + 1_000, helper.landedAt + 1_000);
+    book.strike(random, helper, victim, Math.min(when, at - 1), random.float(15, 70));
   }
   death.killer = credited.index;
   death.hit = hit;
+  death.attackId = shot.attackId;
   death.knock = knock;
   death.bleedOut = bleedOut;
   death.assists = assists;
   return death;
 }
 
-function credit(
-  random: Random,
-  killer: Fighter,
-  at: number,
-  metres: number,
-  headshot: boolean,
-  damage: number,
-): void {
+/** A kill to `killer`'s name, `metres` away. */
+function credit(killer: Fighter, at: number, metres: number, headshot: boolean): void {
   killer.kills++;
   killer.killTimes.push(at);
   killer.longestKill = Math.max(killer.longestKill, metres);
   if (headshot) killer.headshotKills++;
-  killer.damage += damage + random.float(0, 10);
-}
-
-/** Knocks that end in a revive by a teammate; the victim fights on. */
-export function addRevives(
-  random: Random,
-  fighters: Fighter[],
-  members: number[][],
-  deaths: readonly Death[],
-  durationMs: number,
-): Knock[] {
-  const finalKnock = new Map(deaths.filter((d) => d.knock).map((d) => [d.victim, d.knock!.at]));
-  const busy = new Map<number, number>();
-  const knocks: Knock[] = [];
-  const wanted = random.poisson(fighters.length * (members.some((m) => m.length > 2) ? 0.2 : 0.11));
-  for (let attempt = 0; attempt < wanted * 3 && knocks.length < wanted; attempt++) {
-    const victim = random.pick(fighters);
-    if (members[victim.roster]!.length < 2) continue;
-    const end = finalKnock.get(victim.index) ?? victim.diedAt ?? durationMs;
-    const from = Math.max(victim.landedAt + 30_000, busy.get(victim.index) ?? 0);
-    if (end - 45_000 <= from) continue;
-    const at = Math.round(from + (end - 45_000 - from) * random.next());
-    const revivedAt = at + random.int(6_000, 20_000);
-    const revivers = members[victim.roster]!.filter(
-      (i) =>
-        i !== victim.index && alive(fighters[i]!, at) && alive(fighters[i]!, revivedAt + 5_000),
-    );
-    if (revivers.length === 0) continue;
-    const knocker = pickFighter(
-      random,
-      fighters,
-      (f) => f.roster !== victim.roster && alive(f, at),
-      (f) => f.power,
-    );
-    if (!knocker) continue;
-    const reviver = fighters[random.pick(revivers)]!;
-    knocks.push(
-      makeKnock(random, makeHit(random, knocker, victim, at), {
-        at: revivedAt,
-        reviver: reviver.index,
-      }),
-    );
-    knocker.dbnos++;
-    knocker.damage += random.float(80, 135);
-    reviver.revives++;
-    busy.set(victim.index, revivedAt + 20_000);
-  }
-  return knocks;
 }

@@ -5,9 +5,11 @@
  * revived. Times are milliseconds after the match's createdAt. Stats and telemetry are both
  * derived from the result, so they agree.
  */
-import { addRevives, resolveDeaths } from './battle-deaths.ts';
+import { resolveDeaths } from './battle-deaths.ts';
+import { HitBook } from './battle-hits.ts';
+import { addRevives } from './battle-revives.ts';
 import { makeFighters, type Battle } from './fighters.ts';
-import type { DemoMap } from './game-catalogue.ts';
+import type { DemoMap } from './maps.ts';
 import type { LobbyRoster } from './lobby.ts';
 import type { Random } from './random.ts';
 
@@ -81,15 +83,19 @@ export function simulateBattleRoyale(
     }
   });
 
-  const deaths = resolveDeaths(random, fighters, members, map, {
-    durationMs,
-    matchStartAt,
-    finalAt,
-    teamSize,
-  });
+  const book = new HitBook(fighters);
+  const deaths = resolveDeaths(
+    random,
+    fighters,
+    members,
+    map,
+    { durationMs, matchStartAt, finalAt, teamSize },
+    book,
+  );
   const knocks = deaths.flatMap((d) => (d.knock ? [d.knock] : []));
-  if (teamSize > 1) knocks.push(...addRevives(random, fighters, members, deaths, durationMs));
+  if (teamSize > 1) knocks.push(...addRevives(random, fighters, members, deaths, durationMs, book));
   knocks.sort((a, b) => a.at - b.at);
+  book.addWounds(random, durationMs);
   return {
     fighters,
     rosters: members.map((team, r) => ({
@@ -99,6 +105,7 @@ export function simulateBattleRoyale(
     })),
     knocks,
     deaths,
+    hits: book.sorted(),
     durationMs,
     matchStartAt,
     teamSize,

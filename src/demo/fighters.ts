@@ -3,10 +3,9 @@
  * with the small helpers the battle-royale and team-deathmatch simulations share. Times are
  * milliseconds after the match's createdAt.
  */
-import type { Weapon } from './game-catalogue.ts';
-import { WEAPONS, WEAPON_CLASSES } from './game-catalogue.ts';
 import type { Entrant, LobbyRoster } from './lobby.ts';
 import type { Random } from './random.ts';
+import { CRATE_WEAPONS, WEAPONS, WEAPON_CLASSES, type Weapon } from './weapons.ts';
 
 export type DeathCause = 'player' | 'bluezone' | 'redzone' | 'suicide' | 'logout';
 
@@ -26,8 +25,10 @@ export interface Fighter extends Entrant {
   dbnos: number;
   assists: number;
   revives: number;
-  /** Damage (HP) dealt in the knocks and kills the fighter made, and to assists. */
+  /** Damage (HP) dealt to enemies: the sum of the fighter's hits on other teams. */
   damage: number;
+  /** Attacks numbered so far; with the fighter's slot they make match-unique attack ids. */
+  attacks: number;
   killTimes: number[];
   /** Metres of the longest kill; 0 without kills. */
   longestKill: number;
@@ -35,14 +36,22 @@ export interface Fighter extends Entrant {
   power: number;
 }
 
-/** A shot that hit: a knock, a kill, or the damage before either. */
+/**
+ * Damage one fighter did to another in one exchange: the knock, the kill, an assist's share or a
+ * wound that healed. Telemetry tells it as one or more shots whose damage adds up to `damage`;
+ * the last shot, at `at`, carries `attackId` (the knock's or the kill's).
+ */
 export interface Hit {
   at: number;
   attacker: number;
   victim: number;
   weapon: Weapon;
+  /** Vehicle of a ramming; null otherwise. */
+  vehicleId: string | null;
   metres: number;
   headshot: boolean;
+  /** HP, a multiple of 0.25 (so sums of hits are exact). */
+  damage: number;
   attackId: number;
 }
 
@@ -82,6 +91,8 @@ export interface Battle {
   knocks: Knock[];
   /** Chronological. */
   deaths: Death[];
+  /** Every hit of one fighter on another (knocks, kills, assists, wounds), chronological. */
+  hits: Hit[];
   durationMs: number;
   /** LogMatchStart: the plane takes off. */
   matchStartAt: number;
@@ -89,8 +100,20 @@ export interface Battle {
 }
 
 const GUNS = WEAPONS.filter(
-  (w) => w.damageTypeCategory === 'Damage_Gun' && w.weaponClass !== 'pistol',
+  (w) =>
+    w.damageTypeCategory === 'Damage_Gun' &&
+    w.weaponClass !== 'pistol' &&
+    !CRATE_WEAPONS.has(w.itemId),
 );
+
+/**
+ * A match-unique attack id, made as the game makes them: the attacker's slot in the top byte,
+ * their running attack count below (so ids never collide however many attacks there are).
+ */
+export function nextAttackId(f: Fighter): number {
+  f.attacks++;
+  return (f.index + 1) * 16_777_216 + f.attacks;
+}
 
 /**
  * A fighter among those `eligible`, with probability proportional to `weight`; null when none
@@ -158,6 +181,7 @@ export function makeFighters(
         assists: 0,
         revives: 0,
         damage: 0,
+        attacks: 0,
         killTimes: [],
         longestKill: 0,
         power: Math.exp(0.55 * entrant.skill),
@@ -194,8 +218,10 @@ export function makeKnock(random: Random, hit: Hit, revive: Knock['revive']): Kn
     attacker: hit.attacker,
     victim: hit.victim,
     weapon: hit.weapon,
+    vehicleId: hit.vehicleId,
     metres: hit.metres,
     headshot: hit.headshot,
+    damage: hit.damage,
     attackId: hit.attackId,
     dBNOId: random.int(10_000_000, 1_000_000_000),
     revive,

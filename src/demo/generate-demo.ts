@@ -14,7 +14,7 @@ import type { Platform } from '../domain/shards.ts';
 import type { MatchInput } from '../ingest/match-input.ts';
 import { simulateBattleRoyale } from './battle.ts';
 import type { Battle } from './fighters.ts';
-import { demoMap } from './game-catalogue.ts';
+import { demoMap } from './maps.ts';
 import { fillLobby } from './lobby.ts';
 import { createMatchmaking } from './matchmaking.ts';
 import { participantStats } from './participant-stats.ts';
@@ -23,6 +23,7 @@ import { createRandom, deriveSeed, timeUuid } from './random.ts';
 import { OLDEST_MATCH_AGE_MS, scheduleMatches, teamSizeOf, type MatchSlot } from './schedule.ts';
 import { simulateTeamDeathmatch } from './team-deathmatch.ts';
 import { buildTelemetry } from './telemetry.ts';
+import { TELEMETRY_PROFILE, type TelemetryProfileName } from './telemetry-profile.ts';
 import { planTournaments, type DemoTournament } from './tournaments.ts';
 
 export interface DemoOptions {
@@ -31,8 +32,11 @@ export interface DemoOptions {
   now: number;
   /** Multiplies the number of matches (players grow with its square root); 1 is the default set. */
   scale: number;
-  /** Generate telemetry events (default true); off only to inspect results quickly. */
-  telemetry?: boolean;
+  /**
+   * Telemetry profile of every match (default `'default'`); false leaves telemetry out, to
+   * inspect results quickly — everything else comes out the same.
+   */
+  telemetry?: boolean | TelemetryProfileName;
 }
 
 export interface DemoPlan {
@@ -89,7 +93,12 @@ export function generateDemo(options: DemoOptions): DemoPlan {
       playMatches(slots, players, {
         seed,
         now,
-        telemetry: options.telemetry ?? true,
+        telemetry:
+          options.telemetry === false
+            ? null
+            : options.telemetry === true || options.telemetry === undefined
+              ? 'default'
+              : options.telemetry,
         pcbSeasonStart,
       }),
   };
@@ -98,7 +107,12 @@ export function generateDemo(options: DemoOptions): DemoPlan {
 function* playMatches(
   slots: readonly MatchSlot[],
   players: readonly DemoPlayer[],
-  options: { seed: number; now: number; telemetry: boolean; pcbSeasonStart: number | null },
+  options: {
+    seed: number;
+    now: number;
+    telemetry: TelemetryProfileName | null;
+    pcbSeasonStart: number | null;
+  },
 ): Generator<MatchInput> {
   const mm = createMatchmaking(players, options.seed, options.pcbSeasonStart);
   const catalogues = new Map<Platform, SeasonDefinition[]>();
@@ -163,6 +177,13 @@ function* playMatches(
         isCustomGame: slot.kind === 'custom',
         isEventMode: slot.matchType === 'event',
         arena,
+        // Ranked, esports and tournament play run without red zones and flare guns.
+        hazards:
+          slot.kind !== 'ranked' &&
+          slot.kind !== 'tournament' &&
+          !slot.gameMode.startsWith('esports-'),
+        tournament: slot.kind === 'tournament',
+        profile: TELEMETRY_PROFILE[options.telemetry],
       });
     }
     yield input;

@@ -8,6 +8,7 @@ import type { IngestDeps } from '../ingest/ingest-match.ts';
 import { requestDerivedDataRebuild } from '../jobs/index.ts';
 import { listDemoRuns, recordDemoRunFinished, recordDemoRunStarted } from '../store/demo-runs.ts';
 import { populateDemo, type PopulateDemoResult } from './populate-demo.ts';
+import type { TelemetryProfileName } from './telemetry-profile.ts';
 
 export interface DemoRunChoice {
   seed: number;
@@ -63,7 +64,7 @@ export async function demoRunToServe(
 export async function loadDemo(
   deps: IngestDeps,
   run: DemoRunChoice,
-  options: { progress: boolean; signal?: AbortSignal },
+  options: { progress: boolean; signal?: AbortSignal; telemetry?: TelemetryProfileName },
 ): Promise<PopulateDemoResult> {
   const { db } = deps.store;
   await recordDemoRunStarted(db, { ...run, startedAt: deps.clock.now() });
@@ -73,6 +74,7 @@ export async function loadDemo(
     now: run.now,
     progress: options.progress,
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
   });
   if (!result.interrupted) {
     await recordDemoRunFinished(db, { ...run, finishedAt: deps.clock.now() });

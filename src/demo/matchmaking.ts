@@ -20,7 +20,8 @@ export interface Matchmaking {
 
 /**
  * Fresh matchmaking for `players`. A queue named after a standard mode is public matchmaking,
- * where favourite modes come up twice as often; on pc-b its rotation restarts at
+ * where favourite modes come up four times as often (and at least once a cycle); `ranked-<mode>`
+ * queues hold the players who play ranked. On pc-b the public rotations restart at
  * `pcbSeasonStart` (when given) so that everyone plays every mode in the current season.
  */
 export function createMatchmaking(
@@ -47,7 +48,9 @@ export function createMatchmaking(
         const members = regionMembers.get(region) ?? [];
         const copies = (i: number): number => {
           const p = players[i]!;
-          return isStandardGameMode(queue) && p.favourites.has(queue) ? 2 * p.activity : p.activity;
+          if (queue.startsWith('ranked-')) return p.ranked * p.activity;
+          if (!isStandardGameMode(queue)) return p.activity;
+          return p.favourites.has(queue) ? Math.max(1, 1.6 * p.activity) : 0.4 * p.activity;
         };
         const pcb = members.length > 0 && players[members[0]!]!.platform === 'pc-b';
         const fresh = isStandardGameMode(queue) && pcb ? pcbSeasonStart : null;

@@ -1,12 +1,14 @@
 /**
- * Participant stats (REFERENCE §4.2) of a simulated match: kill counts come from the battle's
- * events, the rest (distances, heals, loot) from how long each fighter lived, their skill and
- * the map, in the ranges real matches show.
+ * Participant stats (REFERENCE §4.2) of a simulated match: kills, knocks, damage and the weapons
+ * used come from the battle's events and hits, the rest (distances, heals, loot) from how long
+ * each fighter lived, their skill and the map, in the ranges real matches show. The telemetry
+ * is told from the same figures, so the two always add up.
  */
 import type { ParticipantStatsInput } from '../ingest/match-input.ts';
 import type { Battle, DeathCause, Fighter } from './fighters.ts';
-import type { DemoMap } from './game-catalogue.ts';
+import type { DemoMap } from './maps.ts';
 import type { Random } from './random.ts';
+import { isCarriedWeapon } from './weapons.ts';
 
 const DEATH_TYPE: Readonly<Record<DeathCause, ParticipantStatsInput['deathType']>> = {
   player: 'byplayer',
@@ -50,6 +52,7 @@ export function participantStats(
     if (!arena || death.cause === 'logout') finalCause.set(death.victim, death.cause);
   }
 
+  const used = weaponsUsed(battle);
   const stats = battle.fighters.map((f): ParticipantStatsInput => {
     const timeSurvived =
       f.diedAt === null ? duration : Math.min(duration, Math.floor(f.diedAt / 1000));
@@ -69,7 +72,7 @@ export function participantStats(
       DBNOs: f.dbnos,
       assists: f.assists,
       boosts: arena ? 0 : Math.min(14, random.poisson(3.6 * life ** 1.2 * grit)),
-      damageDealt: round4(f.damage + chipDamage(random, f, aliveSeconds)),
+      damageDealt: round4(f.damage),
       deathType,
       headshotKills: f.headshotKills,
       heals: arena ? 0 : Math.min(22, random.poisson(3 * life ** 1.1 * grit)),
@@ -83,14 +86,48 @@ export function participantStats(
       swimDistance: movement.swim,
       teamKills: f.teamKills,
       timeSurvived,
-      vehicleDestroys: !arena && movement.ride > 0 && random.chance(0.015) ? 1 : 0,
+      vehicleDestroys: !arena && movement.ride > 0 && random.chance(0.04) ? 1 : 0,
       walkDistance: movement.walk,
-      weaponsAcquired: arena ? random.int(0, 3) : weaponsAcquired(random, aliveSeconds),
+      // Every gun fired was picked up first (a team deathmatch hands out kits instead).
+      weaponsAcquired: arena
+        ? random.int(0, 3)
+        : Math.max(weaponsAcquired(random, aliveSeconds), used[f.index]!),
       winPlace: rankOf.get(f.index)!,
     };
   });
   assignKillPlaces(stats);
+  if (!arena) {
+    ensureAWreck(stats);
+    ensureASwim(random, stats);
+  }
   return stats;
+}
+
+/** Distinct guns and melee weapons each fighter hit someone with. */
+function weaponsUsed(battle: Battle): number[] {
+  const sets = battle.fighters.map(() => new Set<string>());
+  for (const hit of battle.hits)
+    if (isCarriedWeapon(hit.weapon)) sets[hit.attacker]!.add(hit.weapon.itemId);
+  return sets.map((s) => s.size);
+}
+
+/** Somebody in a big lobby always ends up in the water: the one who lasted longest, if nobody did. */
+function ensureASwim(random: Random, stats: ParticipantStatsInput[]): void {
+  if (stats.length < 48 || stats.some((s) => s.swimDistance > 0)) return;
+  let swimmer = stats[0]!;
+  for (const s of stats) if (s.timeSurvived > swimmer.timeSurvived) swimmer = s;
+  swimmer.swimDistance = round4(random.float(5, 80));
+}
+
+/**
+ * A big lobby always leaves a vehicle wrecked by someone: the longest driver, when nobody else
+ * destroyed one.
+ */
+function ensureAWreck(stats: ParticipantStatsInput[]): void {
+  if (stats.length < 48 || stats.some((s) => s.vehicleDestroys > 0)) return;
+  let driver: ParticipantStatsInput | null = null;
+  for (const s of stats) if (s.rideDistance > (driver?.rideDistance ?? 0)) driver = s;
+  if (driver) driver.vehicleDestroys = 1;
 }
 
 /** killPlace 1…N: most kills first, then most damage, then participant order. */
@@ -102,12 +139,6 @@ export function assignKillPlaces(stats: ParticipantStatsInput[]): void {
         stats[b]!.kills - stats[a]!.kills || stats[b]!.damageDealt - stats[a]!.damageDealt || a - b,
     );
   order.forEach((i, place) => (stats[i]!.killPlace = place + 1));
-}
-
-/** Damage that neither knocked nor killed: most fighters who lived a while landed a few shots. */
-function chipDamage(random: Random, f: Fighter, aliveSeconds: number): number {
-  if (aliveSeconds < 30 || !random.chance(0.45 + 0.35 * Math.min(1, aliveSeconds / 900))) return 0;
-  return random.next() * (40 + 180 * Math.min(1, aliveSeconds / 1200)) * Math.exp(0.25 * f.skill);
 }
 
 function weaponsAcquired(random: Random, aliveSeconds: number): number {

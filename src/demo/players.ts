@@ -1,7 +1,12 @@
 /**
  * The demo's player population: accounts on the four game platforms, each with a home region, a
  * gamer tag unique per platform (ignoring case), a skill that drives their match results and an
- * appetite for play.
+ * appetite for play — heavy-tailed, so a few play hundreds of matches in the window and many
+ * only a handful.
+ *
+ * Attributes added later (clan, ban status) should draw from a stream of their own
+ * (`deriveSeed(seed, 'clans')` …) over the finished list, so that adding them leaves every
+ * existing player, and so every generated match, as it was.
  */
 import type { Platform } from '../domain/shards.ts';
 import { STANDARD_GAME_MODES, type StandardGameMode } from '../domain/game-modes.ts';
@@ -19,10 +24,15 @@ export interface DemoPlayer {
   region: string;
   /** Roughly standard normal; bots sit well below zero. */
   skill: number;
-  /** Appearances per matchmaking cycle in a mode (1–3): how much more than others they play. */
+  /**
+   * How much they play relative to the median player (1): log-normal, from about 0.1 to 40.
+   * Their expected appearances per matchmaking cycle of a queue.
+   */
   activity: number;
-  /** Modes played twice as often as the others. */
+  /** Modes played four times as often as the others. */
   favourites: ReadonlySet<StandardGameMode>;
+  /** Appetite for ranked squads relative to their activity; 0 for those who never play ranked. */
+  ranked: number;
 }
 
 /** Players at scale 1 per platform; pc-b, the main storefront, has the largest share. */
@@ -151,19 +161,21 @@ export function createPlayers(random: Random, factor: number): DemoPlayer[] {
         const favourites = new Set<StandardGameMode>(
           STANDARD_GAME_MODES.filter((m) => m.endsWith('-fpp') === fpp && m.startsWith(size)),
         );
+        const skill = random.normal(0, 1);
+        // Ranked needs a levelled account: the keen and the good queue for it more often.
+        const ranked = random.chance(Math.min(0.7, Math.max(0.1, 0.3 + 0.12 * skill)))
+          ? random.float(0.5, 1.5)
+          : 0;
         players.push({
           index: players.length,
           accountId: random.accountId(),
           name: names.claim(() => gamerTag(random, culture, platform === 'console-b')),
           platform,
           region,
-          skill: random.normal(0, 1),
-          activity: random.weighted([
-            [1, 55],
-            [2, 30],
-            [3, 15],
-          ]),
+          skill,
+          activity: Math.exp(random.normal(0, 1.15)),
           favourites,
+          ranked,
         });
       }
     }

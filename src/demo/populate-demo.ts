@@ -8,6 +8,7 @@ import { ingestMatch, type IngestDeps } from '../ingest/ingest-match.ts';
 import { generateDemo } from './generate-demo.ts';
 import { ingestDemoClans } from './clans.ts';
 import { retentionCutoff } from '../domain/retention.ts';
+import type { TelemetryProfileName } from './telemetry-profile.ts';
 
 export interface PopulateDemoOptions {
   seed: number;
@@ -19,6 +20,8 @@ export interface PopulateDemoOptions {
   progress: boolean;
   /** Aborting stops the load once the matches in flight have committed (a stop signal). */
   signal?: AbortSignal;
+  /** Telemetry profile (see `telemetry-profile.ts`); `default` when absent. */
+  telemetry?: TelemetryProfileName;
 }
 
 export interface PopulateDemoResult {
@@ -50,7 +53,12 @@ export async function populateDemo(
   options: PopulateDemoOptions,
 ): Promise<PopulateDemoResult> {
   const started = performance.now();
-  const plan = generateDemo({ seed: options.seed, now: options.now, scale: options.scale });
+  const plan = generateDemo({
+    seed: options.seed,
+    now: options.now,
+    scale: options.scale,
+    telemetry: options.telemetry ?? 'default',
+  });
   const bar =
     options.progress && process.stderr.isTTY
       ? new cliProgress.SingleBar(

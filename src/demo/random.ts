@@ -105,7 +105,17 @@ export function createRandom(seed: number): Random {
       }
       return weights.length - 1;
     },
-    weighted: (entries) => entries[random.weightedIndex(entries.map((e) => e[1]))]![0],
+    weighted: (entries) => {
+      // No weights array: this runs for many events of every match.
+      let total = 0;
+      for (const e of entries) total += e[1];
+      let r = next() * total;
+      for (const e of entries) {
+        r -= e[1];
+        if (r < 0) return e[0];
+      }
+      return entries[entries.length - 1]![0];
+    },
     normal: (mean = 0, sd = 1) => {
       const u = 1 - next();
       const v = next();

@@ -1,8 +1,8 @@
 /**
  * Matchmaking by rotation: the players of one queue (a region and game mode) are dealt out in
- * shuffled cycles, so over a cycle every member gets into a match — a member who is already in
- * the lobby or still playing another match is held back and dealt first next time. Active
- * players appear several times per cycle.
+ * shuffled cycles — a member who is already in the lobby or still playing another match is held
+ * back and dealt first next time. A member appears in a cycle as many times as their weight on
+ * average (a weight of 0.3 deals them into about every third cycle, 12 twelve times a cycle).
  */
 import type { Random } from './random.ts';
 
@@ -13,7 +13,7 @@ export class Rotation {
 
   /**
    * @param members player indices of the queue
-   * @param copies appearances of a member per cycle (≥ 1)
+   * @param copies mean appearances of a member per cycle (≥ 0)
    * @param freshCycleAt instant (epoch ms) from which a new cycle starts that deals every member
    *   exactly once: used at a season start so a whole population gets a match in the season
    */
@@ -61,10 +61,13 @@ export class Rotation {
   private startCycle(fresh: boolean): void {
     const order: number[] = [];
     for (const member of this.members) {
-      const n = fresh ? 1 : Math.max(1, this.copies(member));
+      const mean = fresh ? 1 : this.copies(member);
+      const whole = Math.floor(mean);
+      const n = whole + (this.random.next() < mean - whole ? 1 : 0);
       for (let i = 0; i < n; i++) order.push(member);
     }
-    this.order = this.random.shuffle(order);
+    // A cycle nobody was drawn into deals everyone once instead.
+    this.order = this.random.shuffle(order.length > 0 ? order : [...this.members]);
     this.position = 0;
   }
 }

@@ -9,16 +9,16 @@ import {
   type StandardGameMode,
 } from '../domain/game-modes.ts';
 import type { Platform } from '../domain/shards.ts';
-import { ESPORTS_MAPS, DEMO_MAPS, demoMap } from './game-catalogue.ts';
+import { ESPORTS_MAPS, DEMO_MAPS, demoMap } from './maps.ts';
 import { apportion, REGION_UTC_OFFSET, type DemoPlayer } from './players.ts';
 import { deriveSeed, type Random } from './random.ts';
+import { biasTowardSeason } from './season-bias.ts';
 
 /**
- * What a scheduled match is. Ranked play (`matchType: competitive`) is left out of the demo on
- * purpose: strict published clients (pubgkt) reject that match type, and the demo must work
- * with every client. Ingest accepts ranked matches all the same.
+ * What a scheduled match is: public matchmaking (`official`), ranked squads (`competitive`),
+ * a custom game, team deathmatch (`arcade`) or a tournament match.
  */
-export type MatchKind = 'official' | 'custom' | 'arcade' | 'tournament';
+export type MatchKind = 'official' | 'ranked' | 'custom' | 'arcade' | 'tournament';
 
 export interface MatchSlot {
   /** Seed of the match's own random streams. */
@@ -55,7 +55,7 @@ const DIURNAL = [
   0.83, 0.93, 1, 1, 0.97, 0.86, 0.7,
 ];
 
-const KIND_SHARES = { official: 94, custom: 4.5, arcade: 1.5 };
+const KIND_SHARES = { official: 84, ranked: 10, custom: 4.5, arcade: 1.5 };
 
 const MODE_WEIGHTS: Readonly<Record<'pc-b' | 'other', Readonly<Record<StandardGameMode, number>>>> =
   {
@@ -99,6 +99,16 @@ export function baseModeOf(gameMode: string): StandardGameMode | null {
 export function teamSizeOf(mode: StandardGameMode): number {
   return mode.startsWith('squad') ? 4 : mode.startsWith('duo') ? 2 : 1;
 }
+
+/** A map for a battle royale of `teamSize`, by matchmaking weight (or evenly, for custom games). */
+function mapFor(random: Random, teamSize: number, weighted: boolean): string {
+  const maps = DEMO_MAPS.filter((m) => m.weight > 0 && m.teamSizes.includes(teamSize));
+  return weighted
+    ? random.weighted(maps.map((m) => [m.name, m.weight] as const))
+    : random.pick(maps).name;
+}
+
+const RANKED_MAPS = DEMO_MAPS.filter((m) => m.ranked).map((m) => [m.name, m.weight] as const);
 
 export function durationFor(random: Random, mapName: string, gameMode: string): number {
   if (gameMode === 'tdm') return random.int(300, 600);
@@ -168,12 +178,17 @@ function planSlot(
     gameMode = random.weighted(
       Object.entries(MODE_WEIGHTS[platform === 'pc-b' ? 'pc-b' : 'other']),
     );
-    mapName = random.weighted(DEMO_MAPS.map((m) => [m.name, m.weight] as const));
+    mapName = mapFor(random, teamSizeOf(baseModeOf(gameMode)!), true);
+  } else if (kind === 'ranked') {
+    // Ranked is squads only; PC plays it mostly in first person, consoles mostly in third.
+    gameMode = random.chance(platform.startsWith('pc') ? 0.75 : 0.35) ? 'squad-fpp' : 'squad';
+    mapName = random.weighted(RANKED_MAPS);
+    matchType = 'competitive';
   } else if (kind === 'custom') {
     gameMode = random.weighted(CUSTOM_MODES);
     mapName = gameMode.startsWith('esports-')
       ? random.pick(ESPORTS_MAPS)
-      : random.pick(DEMO_MAPS).name;
+      : mapFor(random, teamSizeOf(baseModeOf(gameMode)!), false);
     matchType = 'custom';
   } else {
     gameMode = 'tdm';
@@ -196,36 +211,4 @@ function planSlot(
     createdAt,
     duration,
   };
-}
-
-/** Enough pc-b matches per mode inside the current season that its whole population plays it. */
-const SEASON_SLOTS_PER_PLAYER = 1.35;
-const HUMANS_PER_MATCH = 84;
-
-/**
- * When the current pc-b season began inside the window, moves official pc-b matches of each
- * standard mode into it until the season holds enough of them for every player to play each
- * mode (the leaderboards of the current season need a full population).
- */
-function biasTowardSeason(
-  random: Random,
-  slots: MatchSlot[],
-  seasonStart: number,
-  now: number,
-  pcbPlayers: number,
-): void {
-  const wanted = Math.ceil((SEASON_SLOTS_PER_PLAYER * pcbPlayers) / HUMANS_PER_MATCH);
-  for (const mode of STANDARD_GAME_MODES) {
-    const candidates = slots.filter(
-      (s) => s.platform === 'pc-b' && s.kind === 'official' && s.gameMode === mode,
-    );
-    let inSeason = candidates.filter((s) => s.createdAt >= seasonStart).length;
-    for (const slot of candidates) {
-      if (inSeason >= wanted) break;
-      const latest = now - NEWEST_MATCH_END_AGE_MS - slot.duration * 1000;
-      if (slot.createdAt >= seasonStart || latest < seasonStart) continue;
-      slot.createdAt = sampleTime(random, seasonStart, latest, REGION_UTC_OFFSET[slot.region] ?? 0);
-      inSeason++;
-    }
-  }
 }

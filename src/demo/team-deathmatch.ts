@@ -3,11 +3,12 @@
  * the team with more kills wins. Same `Battle` shape as a battle royale, but deaths are only
  * kills (victims respawn) and a player who leaves early is the only one who "dies" for good.
  */
+import { HitBook, hp } from './battle-hits.ts';
 import type { Battle, Death } from './fighters.ts';
-import { alive, makeFighters, newDeath } from './fighters.ts';
+import { alive, makeFighters, newDeath, nextAttackId } from './fighters.ts';
 import type { LobbyRoster } from './lobby.ts';
 import type { Random } from './random.ts';
-import { WEAPONS } from './game-catalogue.ts';
+import { WEAPONS } from './weapons.ts';
 
 const ARENA_WEAPONS = WEAPONS.filter((w) => ['ar', 'smg', 'sg', 'dmr'].includes(w.weaponClass));
 
@@ -39,6 +40,7 @@ export function simulateTeamDeathmatch(
     random.int(matchStartAt + 15_000, durationMs - 1_000),
   ).sort((a, b) => a - b);
   const deaths: Death[] = [];
+  const book = new HitBook(fighters);
   const kills = [0, 0];
   for (const at of times) {
     const side = random.chance(shareFirst) ? 0 : 1;
@@ -50,30 +52,32 @@ export function simulateTeamDeathmatch(
     const weapon = random.chance(0.85) ? random.pick(killer.loadout) : random.pick(ARENA_WEAPONS);
     const metres = Math.round(random.float(2, 90) ** 0.9 * 1000) / 1000;
     const headshot = random.chance(Math.min(0.5, Math.max(0.1, 0.28 + 0.06 * killer.skill)));
-    const attackId = random.int(1_000_000, 1_900_000_000);
     killer.kills++;
     killer.killTimes.push(at);
     killer.longestKill = Math.max(killer.longestKill, metres);
     if (headshot) killer.headshotKills++;
-    killer.damage += random.float(95, 125);
     kills[side]!++;
-    const death = newDeath(at, victim.index, 'player', attackId);
-    death.killer = killer.index;
-    death.hit = {
+    const hit = book.add({
       at,
       attacker: killer.index,
       victim: victim.index,
       weapon,
+      vehicleId: null,
       metres,
       headshot,
-      attackId,
-    };
+      damage: hp(random.float(95, 110)),
+      attackId: nextAttackId(killer),
+    });
+    const death = newDeath(at, victim.index, 'player', hit.attackId);
+    death.killer = killer.index;
+    death.hit = hit;
     deaths.push(death);
   }
   if (leaver) {
     deaths.push(newDeath(leaver.diedAt!, leaver.index, 'logout', -1));
     deaths.sort((a, b) => a.at - b.at);
   }
+  book.addWounds(random, durationMs);
   // A draw goes to the stronger side, as if it had scored the last kill.
   const first = kills[0]! > kills[1]! || (kills[0] === kills[1] && strength[0]! >= strength[1]!);
   return {
@@ -85,6 +89,7 @@ export function simulateTeamDeathmatch(
     })),
     knocks: [],
     deaths,
+    hits: book.sorted(),
     durationMs,
     matchStartAt,
     teamSize: 8,

@@ -1,22 +1,23 @@
 /**
- * Where everyone is during a simulated match, for telemetry: landing spots, the shrinking blue
- * zone, positions over time (centimetres, inside the map), the `isGame` clock and the
- * `Character` objects that events carry. Pure functions of the battle and a random stream.
+ * Where everyone is during a simulated match: on the starting island, in the aircraft, falling,
+ * then drifting from their landing spot toward the announced circle (some of them late, and
+ * caught by the blue; blue-zone victims out into it before they die); the zone, the
+ * bombardments, the `isGame` clock, named areas. Centimetres and ms after createdAt; pure
+ * functions of the battle and a random stream.
  */
-import type { Battle } from './fighters.ts';
-import type { DemoMap } from './game-catalogue.ts';
+import type { Battle, Fighter } from './fighters.ts';
+import { AIRCRAFT_Z, FlightPlan } from './flight.ts';
+import { bombardmentAt, type Bombardment } from './hazards.ts';
+import { NamedAreas } from './named-areas.ts';
+import { Vitals } from './telemetry-vitals.ts';
+import type { DemoMap } from './maps.ts';
 import type { Random } from './random.ts';
+import { ZonePlan, type Circle } from './zones.ts';
 
 export interface Location {
   x: number;
   y: number;
   z: number;
-}
-
-interface Circle {
-  x: number;
-  y: number;
-  r: number;
 }
 
 /** `0.1` as the game writes it: a float32 printed as a float64. */
@@ -29,17 +30,25 @@ const ON_PLANE = Math.fround(0.1);
 export const quarter = (x: number): number => Math.round(x * 4) / 4;
 
 export class TelemetryWorld {
-  /** Instants (ms) of the phase changes: warning and shrink of each blue-zone phase. */
-  readonly phaseChanges: number[] = [];
-  private readonly circles: Circle[] = [];
-  private readonly landing: Array<{ x: number; y: number }> = [];
+  readonly zone: ZonePlan | null;
+  readonly flight: FlightPlan | null;
+  bombardments: readonly Bombardment[] = [];
+  /** Blue-zone victims drift out of the zone in their last 90 s: where to, once known. */
+  readonly blueVictims = new Map<number, Location | null>();
+  private readonly extent: number;
   private readonly spread: Array<{ x: number; y: number }> = [];
+  /** How long behind the announcements each fighter moves: the late get caught by the blue. */
+  private readonly lag: number[] = [];
+  private readonly arenaCentre: { x: number; y: number };
+  /** Everyone's health and knocks over time. */
+  readonly vitals: Vitals;
+  /** The named areas (`Character.zone`) of the map. */
+  readonly areas: NamedAreas;
   private readonly deathTimes: number[];
-  /** When the first fighter lands: the end of the flight (`isGame` 0.1). */
   private readonly firstLanding: number;
   /** Instant the fighter's roster was wiped out; Infinity for the winners. */
   readonly rosterEnd: number[];
-  private readonly extent: number;
+  private readonly rosterEnds: number[];
 
   constructor(
     random: Random,
@@ -48,57 +57,17 @@ export class TelemetryWorld {
     readonly arena: boolean,
   ) {
     const extent = (this.extent = map.extentCm);
-    const { fighters, durationMs, matchStartAt } = battle;
-    if (arena) {
-      this.circles.push({
-        x: random.float(0.3, 0.7) * extent,
-        y: random.float(0.3, 0.7) * extent,
-        r: 6_000,
-      });
-    } else {
-      let circle: Circle = {
-        x: random.float(0.3, 0.7) * extent,
-        y: random.float(0.3, 0.7) * extent,
-        r: extent * 0.45,
-      };
-      this.circles.push(circle);
-      for (let k = 1; k <= map.phases; k++) {
-        const r = circle.r * (k < 3 ? 0.55 : 0.62);
-        const angle = random.float(0, 2 * Math.PI);
-        const shift = random.next() * (circle.r - r);
-        circle = {
-          x: circle.x + Math.cos(angle) * shift,
-          y: circle.y + Math.sin(angle) * shift,
-          r,
-        };
-        this.circles.push(circle);
-      }
-      // Warnings and shrinks, closer together as the match goes on.
-      const first = matchStartAt + random.int(120_000, 150_000);
-      const weights = Array.from({ length: 2 * map.phases }, (_, j) => 0.93 ** j);
-      const total = weights.reduce((a, b) => a + b, 0);
-      let at = first;
-      for (const w of weights) {
-        this.phaseChanges.push(Math.round(at));
-        at += ((durationMs - 45_000 - first) * w) / total;
-      }
-    }
-    const landings = new Map<number, { x: number; y: number }>();
-    for (const f of fighters) {
-      let spot = landings.get(f.roster);
-      if (!spot) {
-        spot = { x: random.float(0.05, 0.95) * extent, y: random.float(0.05, 0.95) * extent };
-        landings.set(f.roster, spot);
-      }
-      const jitter = arena ? 1_500 : 4_000;
-      this.landing.push({
-        x: this.clamp(spot.x + random.float(-jitter, jitter)),
-        y: this.clamp(spot.y + random.float(-jitter, jitter)),
-      });
+    const { fighters } = battle;
+    this.zone = arena ? null : new ZonePlan(random, extent, map.zone, battle.matchStartAt);
+    this.flight = arena ? null : new FlightPlan(random, map, battle);
+    this.arenaCentre = { x: random.float(0.3, 0.7) * extent, y: random.float(0.3, 0.7) * extent };
+    for (let k = 0; k < fighters.length; k++) {
       const angle = random.float(0, 2 * Math.PI);
       const reach = Math.sqrt(random.next());
       this.spread.push({ x: Math.cos(angle) * reach, y: Math.sin(angle) * reach });
+      this.lag.push(random.chance(0.4) ? random.int(60_000, 240_000) : 0);
     }
+    this.vitals = new Vitals(battle);
     this.deathTimes = battle.deaths
       .filter((d) => !arena || d.cause === 'logout')
       .map((d) => d.at)
@@ -107,44 +76,23 @@ export class TelemetryWorld {
     const ends = battle.rosters.map((r) =>
       r.rank === 1 ? Infinity : Math.max(...r.members.map((i) => fighters[i]!.diedAt ?? Infinity)),
     );
+    this.rosterEnds = ends;
     this.rosterEnd = fighters.map((f) => ends[f.roster]!);
+    this.areas = new NamedAreas(map);
   }
 
-  private clamp(v: number): number {
-    return Math.min(this.extent - 100, Math.max(100, v));
+  /** The team deathmatch arena (it has no shrinking zone). */
+  get arenaCircle(): Circle {
+    return { x: this.arenaCentre.x, y: this.arenaCentre.y, r: 6_000 };
   }
 
-  /**
-   * `common.isGame`: 0 in the lobby, 0.1 until the first landing, 0.5 before the first zone, then
-   * +0.5 per phase change.
-   */
+  /** `common.isGame`: 0 in the lobby, 0.1 in the air, 0.5 landed, then +0.5 per phase change. */
   isGame(at: number): number {
-    const { matchStartAt } = this.battle;
-    if (at < matchStartAt) return 0;
+    if (at < this.battle.matchStartAt) return 0;
     if (this.arena) return 1;
     if (at < this.firstLanding) return ON_PLANE;
-    let passed = 0;
-    while (passed < this.phaseChanges.length && this.phaseChanges[passed]! <= at) passed++;
+    const passed = this.zone!.changesBy(at);
     return passed === 0 ? 0.5 : 1 + 0.5 * (passed - 1);
-  }
-
-  /** Index of the safe circle at `at` (0 = the first, before any shrink). */
-  private circleIndex(at: number): number {
-    let k = 0;
-    for (let j = 1; j < this.phaseChanges.length && this.phaseChanges[j]! <= at; j += 2) k++;
-    return Math.min(k, this.circles.length - 1);
-  }
-
-  /** Current safe zone and the announced next one. */
-  zones(at: number): { safe: Circle; warning: Circle | null } {
-    const k = this.circleIndex(at);
-    let announced = 0;
-    while (announced < this.phaseChanges.length && this.phaseChanges[announced]! <= at) announced++;
-    const next = Math.ceil(announced / 2);
-    return {
-      safe: this.circles[k]!,
-      warning: next > k && next < this.circles.length ? this.circles[next]! : null,
-    };
   }
 
   aliveCount(at: number): number {
@@ -159,40 +107,100 @@ export class TelemetryWorld {
   }
 
   aliveTeams(at: number): number {
-    const { fighters, rosters } = this.battle;
-    return rosters.filter((r) =>
-      r.members.some((i) => fighters[i]!.diedAt === null || fighters[i]!.diedAt! > at),
-    ).length;
+    let n = 0;
+    for (const end of this.rosterEnds) if (end > at) n++;
+    return n;
   }
 
-  /**
-   * Where fighter `i` is at `at`: drifting from the landing spot toward the safe zone; frozen once
-   * dead.
-   */
+  /** Where fighter `i` is at `at`; frozen where they died. */
   position(i: number, at: number): Location {
     const f = this.battle.fighters[i]!;
     const t = f.diedAt === null ? at : Math.min(at, f.diedAt);
-    const from = this.landing[i]!;
-    let x: number;
-    let y: number;
-    if (this.arena) {
-      const c = this.circles[0]!;
-      x = c.x + c.r * Math.sin(t / 17_000 + i) * this.spread[i]!.x;
-      y = c.y + c.r * Math.cos(t / 23_000 + 2 * i) * this.spread[i]!.y;
-    } else {
-      const circle = this.circles[this.circleIndex(t)]!;
-      const progress =
-        Math.min(1, Math.max(0, (t - f.landedAt) / (this.battle.durationMs - f.landedAt))) ** 0.7;
-      x = from.x + (circle.x + this.spread[i]!.x * circle.r * 0.7 - from.x) * progress;
-      y = from.y + (circle.y + this.spread[i]!.y * circle.r * 0.7 - from.y) * progress;
+    if (this.arena) return this.arenaPosition(i, t);
+    const flight = this.flight!;
+    const start = this.battle.matchStartAt;
+    const jumpAt = flight.jumpAt[i]!;
+    if (t < jumpAt) {
+      const p = t < start ? flight.along(0) : flight.aircraftAt(t, start);
+      return { x: quarter(p.x), y: quarter(p.y), z: AIRCRAFT_Z };
     }
-    x = this.clamp(x);
-    y = this.clamp(y);
-    const z = 150 + Math.abs(Math.sin(x / 41_000) * Math.cos(y / 53_000)) * 3_800;
-    return { x: quarter(x), y: quarter(y), z: quarter(z) };
+    const landing = flight.landing[i]!;
+    if (t < f.landedAt) {
+      const u = (t - jumpAt) / (f.landedAt - jumpAt);
+      const from = flight.jumpFrom[i]!;
+      const x = from.x + (landing.x - from.x) * u;
+      const y = from.y + (landing.y - from.y) * u;
+      return {
+        x: quarter(x),
+        y: quarter(y),
+        z: quarter(AIRCRAFT_Z + (this.ground(x, y) - AIRCRAFT_Z) * u),
+      };
+    }
+    const p = this.roam(f, t, landing);
+    const out = this.blueVictims.has(i) ? this.outsideBlue(i, t, p) : p;
+    return { x: quarter(out.x), y: quarter(out.y), z: quarter(this.ground(out.x, out.y)) };
   }
 
-  /** A point near `from`, `metres` away (for the other end of a shot). */
+  /** On the ground: looting around the landing spot, then heading into the announced circle. */
+  private roam(f: Fighter, t: number, landing: { x: number; y: number }): { x: number; y: number } {
+    const wobble = 2_000 * Math.sin(t / 37_000 + f.index);
+    const white = this.zone!.whiteAt(t - this.lag[f.index]!);
+    if (!white) return { x: this.clamp(landing.x + wobble), y: this.clamp(landing.y - wobble) };
+    const span = this.battle.durationMs - f.landedAt;
+    const progress = Math.min(1, Math.max(0, (t - f.landedAt) / span)) ** 0.7;
+    const s = this.spread[f.index]!;
+    const tx = white.x + s.x * white.r * 0.7;
+    const ty = white.y + s.y * white.r * 0.7;
+    return {
+      x: this.clamp(landing.x + (tx - landing.x) * progress + wobble),
+      y: this.clamp(landing.y + (ty - landing.y) * progress - wobble),
+    };
+  }
+
+  /** A blue-zone victim's last 90 s: from where they were to just outside the blue. */
+  private outsideBlue(i: number, t: number, p: { x: number; y: number }): { x: number; y: number } {
+    const diedAt = this.battle.fighters[i]!.diedAt!;
+    const from = diedAt - 90_000;
+    if (t <= from) return p;
+    let target = this.blueVictims.get(i);
+    if (!target) {
+      const c = this.zone!.blueAt(diedAt);
+      const start = this.roam(this.battle.fighters[i]!, from, this.flight!.landing[i]!);
+      const d = Math.hypot(start.x - c.x, start.y - c.y) || 1;
+      const r = c.r + 3_000;
+      target = {
+        x: this.clamp(c.x + ((start.x - c.x) / d) * r),
+        y: this.clamp(c.y + ((start.y - c.y) / d) * r),
+        z: 0,
+      };
+      this.blueVictims.set(i, target);
+    }
+    const u = (t - from) / 90_000;
+    return { x: p.x + (target.x - p.x) * u, y: p.y + (target.y - p.y) * u };
+  }
+
+  private arenaPosition(i: number, t: number): Location {
+    const c = this.arenaCentre;
+    const s = this.spread[i]!;
+    const x = this.clamp(c.x + 6_000 * Math.sin(t / 17_000 + i) * s.x);
+    const y = this.clamp(c.y + 6_000 * Math.cos(t / 23_000 + 2 * i) * s.y);
+    return { x: quarter(x), y: quarter(y), z: quarter(this.ground(x, y)) };
+  }
+
+  /** Ground altitude, cm: rolling hills. */
+  ground(x: number, y: number): number {
+    return 150 + Math.abs(Math.sin(x / 41_000) * Math.cos(y / 53_000)) * 3_800;
+  }
+
+  isInBlueZone(location: Location, at: number): boolean {
+    return this.zone !== null && this.zone.outside(location.x, location.y, at);
+  }
+
+  isInRedZone(location: Location, at: number): boolean {
+    return bombardmentAt(this.bombardments, location, at)?.kind === 'red';
+  }
+
+  /** A point `metres` away from `from` (the other end of a shot). */
   offset(from: Location, metres: number, random: Random): Location {
     const angle = random.float(0, 2 * Math.PI);
     return {
@@ -202,7 +210,7 @@ export class TelemetryWorld {
     };
   }
 
-  /** A spot on the starting island, where everyone waits before the plane. */
+  /** A spot on the starting island, where everyone waits before take-off. */
   lobbySpot(random: Random): Location {
     return {
       x: quarter(this.extent * 0.03 + random.float(0, 3_000)),
@@ -211,21 +219,7 @@ export class TelemetryWorld {
     };
   }
 
-  /**
-   * The named area (`Character.zone`) at a location: the map is cut into a grid whose cells are
-   * either open country or one of the map's towns, so nearby characters agree.
-   */
-  zoneAt(location: Location): string[] {
-    const zones = this.map.zones;
-    if (zones.length === 0) return [];
-    const cell = this.extent / 10;
-    const key =
-      (Math.floor(location.x / cell) * 31 + Math.floor(location.y / cell) * 17 + zones.length) % 7;
-    if (key < 3) return [];
-    return [
-      zones[
-        (Math.floor(location.x / cell) * 7 + Math.floor(location.y / cell) * 3) % zones.length
-      ]!,
-    ];
+  private clamp(v: number): number {
+    return Math.min(this.extent - 100, Math.max(100, v));
   }
 }

@@ -1,12 +1,14 @@
 /**
  * The event writer behind a match's telemetry: stamps events with `_D` and `common.isGame`,
- * builds `Character` objects from the simulated world, and puts the events in time order
- * behind LogMatchDefinition. The modules that tell parts of the story write through it.
+ * builds `Character` objects from the simulated world, hands out attack ids, and puts the events
+ * in time order behind LogMatchDefinition. The modules that tell parts of the story write
+ * through it and share what they plan (kits, rides, weapon statistics) on it.
  */
 import type { ParticipantStatsInput, TelemetryEventInput } from '../ingest/match-input.ts';
 import type { Battle, Fighter } from './fighters.ts';
-import type { DemoMap, Weapon } from './game-catalogue.ts';
+import type { DemoMap } from './maps.ts';
 import type { Random } from './random.ts';
+import type { TelemetryProfile } from './telemetry-profile.ts';
 import { TelemetryWorld, quarter, type Location } from './telemetry-world.ts';
 
 export interface TelemetryInput {
@@ -20,16 +22,19 @@ export interface TelemetryInput {
   fpp: boolean;
   isCustomGame: boolean;
   isEventMode: boolean;
-  /** Team deathmatch: no plane, no zone, respawns. */
+  /** Team deathmatch: no aircraft, no zone, respawns. */
   arena: boolean;
+  /** Red or black zones and flare guns: off in ranked, esports and tournament play. */
+  hazards: boolean;
+  /** Tournament matches keep the older LogPlayerKill beside LogPlayerKillV2. */
+  tournament: boolean;
+  profile: TelemetryProfile;
 }
 
 export type Fields = Record<string, unknown>;
-/** One event: `_T`, `_D` and its own fields (the ingest type leaves the fields open). */
-type TelemetryEvent = TelemetryEventInput & Fields;
 /**
- * An event as built: `common` and `_D` are placeholders that `emit` fills (one object shape, no
- * reshaping).
+ * An event as built: `_T` first, `common` and `_D` last as placeholders that `emit` fills — the
+ * key order of modern files, and one object shape with no reshaping.
  */
 export type Draft = { _T: string; common: null; _D: '' } & Fields;
 
@@ -37,57 +42,47 @@ export interface CharacterOptions {
   health?: number;
   location?: Location;
   ranking?: number;
+  individualRanking?: number;
   blue?: boolean;
 }
 
-const SUBCATEGORY: Readonly<Record<string, string>> = {
-  pistol: 'Handgun',
-  throwable: 'Throwable',
-  melee: 'Melee',
-};
-
-/** A `DamageInfo` object (LogPlayerKillV2). */
-export const damageInfo = (
-  category: string,
-  causer: string,
-  reason: string,
-  distanceCm: number,
-): Fields => ({
-  damageReason: reason,
-  damageTypeCategory: category,
-  damageCauserName: causer,
-  additionalInfo: [],
-  distance: distanceCm,
-  isThroughPenetrableWall: false,
-});
-export const noDamage = (): Fields => damageInfo('', '', '', -1);
-/** `damageReason` of a hit. */
-export const bodyPart = (random: Random, headshot: boolean): string =>
-  headshot
-    ? 'HeadShot'
-    : random.weighted([
-        ['TorsoShot', 6],
-        ['ArmShot', 2],
-        ['LegShot', 2],
-        ['PelvisShot', 1],
-      ]);
-export const weaponItem = (w: Weapon): Fields => ({
-  itemId: w.itemId,
-  stackCount: 1,
-  category: 'Weapon',
-  subCategory: SUBCATEGORY[w.weaponClass] ?? 'Main',
-  attachedItems: [],
+/** The stand-in attacker of a red-zone bomb: no name, no account, team 0. */
+const SENTINEL = Object.freeze({
+  name: '',
+  teamId: 0,
+  health: 0,
+  location: Object.freeze({ x: 0, y: 0, z: 0 }),
+  ranking: 0,
+  individualRanking: 0,
+  accountId: '',
+  isInBlueZone: false,
+  isInRedZone: false,
+  inSpecialZone: false,
+  isInVehicle: false,
+  zone: Object.freeze([]),
+  type: 'user',
+  isDBNO: false,
 });
 
 /** Collects one match's events; `finish` returns them in file order. */
 export class TelemetryWriter {
-  private readonly events: Array<{ at: number; event: TelemetryEvent }> = [];
+  private readonly events: TelemetryEventInput[] = [];
+  private readonly times: number[] = [];
   private readonly minutes = new Map<number, string>();
+  private readonly commons = new Map<number, { isGame: number }>();
+  private readonly attackCounts: number[];
+  /** Attack ids of the bombardments (no attacker): small numbers, as real files show them. */
+  private bombs: number;
   readonly world: TelemetryWorld;
   readonly fighters: readonly Fighter[];
-  /** Parachute distance of each fighter, cm (LogParachuteLanding and results agree). */
-  readonly parachute: number[];
-  private readonly freefall: number[];
+  readonly profile: TelemetryProfile;
+  readonly sentinel = SENTINEL;
+  /** Whether fighter i is in a vehicle at an instant (set by the travel plan). */
+  inVehicle: (i: number, at: number) => boolean = () => false;
+  /** Where each hit's last shot was fired from, by its attack id (kills show the same spot). */
+  readonly shotFrom = new Map<number, Location>();
+  /** Flare guns picked up and fired (planned with the care packages). */
+  readonly flareGuns: Array<{ index: number; pickedAt: number; firedAt: number }> = [];
 
   constructor(
     readonly random: Random,
@@ -95,20 +90,30 @@ export class TelemetryWriter {
   ) {
     this.world = new TelemetryWorld(random, input.map, input.battle, input.arena);
     this.fighters = input.battle.fighters;
-    this.parachute = this.fighters.map(() =>
-      input.arena ? 0 : quarter(random.float(15_000, 60_000)),
-    );
-    this.freefall = this.fighters.map(() =>
-      input.arena ? 0 : quarter(random.float(60_000, 240_000)),
-    );
+    this.profile = input.profile;
+    this.attackCounts = this.fighters.map((f) => f.attacks);
+    this.bombs = random.int(100, 400);
   }
 
   emit(at: number, draft: Draft): void {
     if (at < 0 || at > this.input.battle.durationMs) return;
-    const event = draft as unknown as TelemetryEvent;
-    event.common = { isGame: this.world.isGame(at) };
+    const event = draft as unknown as Fields;
+    const isGame = this.world.isGame(at);
+    let common = this.commons.get(isGame);
+    if (!common) this.commons.set(isGame, (common = Object.freeze({ isGame })));
+    event.common = common;
     event._D = this.timestamp(this.input.createdAt + at);
-    this.events.push({ at, event });
+    this.events.push(event as TelemetryEventInput);
+    this.times.push(Math.floor(at));
+  }
+
+  /**
+   * A new match-unique attack id of fighter `i` (after those the battle handed out), or of a
+   * bombardment when `i` is -1.
+   */
+  attackId(i: number): number {
+    if (i < 0) return ++this.bombs;
+    return (i + 1) * 16_777_216 + ++this.attackCounts[i]!;
   }
 
   /** `Date#toISOString` of an epoch-ms instant, with the date and time up to minutes cached. */
@@ -126,19 +131,26 @@ export class TelemetryWriter {
     return `${prefix}${seconds < 10 ? '0' : ''}${seconds}.${pad}${millis}Z`;
   }
 
+  /** The `Character` of fighter `i` at `at`, in the modern key order. */
   character(i: number, at: number, o: CharacterOptions = {}): Fields {
     const f = this.fighters[i]!;
-    const location = o.location ?? this.world.position(i, at);
+    const { world } = this;
+    const location = o.location ?? world.position(i, at);
     return {
       name: f.name,
       teamId: f.teamId,
-      health: o.health ?? 100,
+      health: o.health ?? world.vitals.health(i, at),
       location,
       ranking: o.ranking ?? 0,
+      individualRanking: o.individualRanking ?? 0,
       accountId: f.playerId,
-      isInBlueZone: o.blue ?? false,
-      isInRedZone: false,
-      zone: this.world.zoneAt(location),
+      isInBlueZone: o.blue ?? world.isInBlueZone(location, at),
+      isInRedZone: world.isInRedZone(location, at),
+      inSpecialZone: false,
+      isInVehicle: this.inVehicle(i, at),
+      zone: world.areas.at(location),
+      type: 'user',
+      isDBNO: world.vitals.isKnocked(i, at),
     };
   }
 
@@ -148,36 +160,58 @@ export class TelemetryWriter {
       primaryWeaponFirst: f?.loadout[0].itemId ?? '',
       primaryWeaponSecond: f?.loadout[1].itemId ?? '',
       secondaryWeapon: '',
-      spawnKitIndex: 0,
+      spawnKitIndex: this.input.arena && f ? f.roster : 0,
     };
   }
 
+  /** A `GameResult.stats` of fighter `i` with `kills` so far (distances in centimetres). */
   resultStats(i: number, kills: number): Fields {
     const s = this.input.stats[i]!;
+    const flight = this.world.flight;
+    const fall = flight ? Math.hypot(...this.fall(i)) : 0;
     return {
       killCount: kills,
       distanceOnFoot: quarter(s.walkDistance * 100),
       distanceOnSwim: quarter(s.swimDistance * 100),
       distanceOnVehicle: quarter(s.rideDistance * 100),
-      distanceOnParachute: this.parachute[i]!,
-      distanceOnFreefall: this.freefall[i]!,
+      distanceOnParachute: flight ? this.parachuteCm(i) : 0,
+      distanceOnFreefall: flight ? quarter(fall - this.parachuteCm(i)) : 0,
     };
+  }
+
+  /** Horizontal and vertical reach of fighter `i`'s jump, cm. */
+  private fall(i: number): [number, number] {
+    const flight = this.world.flight!;
+    const from = flight.jumpFrom[i]!;
+    const to = flight.landing[i]!;
+    return [Math.hypot(to.x - from.x, to.y - from.y), 150_000];
+  }
+
+  /** Distance fighter `i` covered under the parachute, cm (LogParachuteLanding.distance). */
+  parachuteCm(i: number): number {
+    const [across, down] = this.fall(i);
+    return quarter(Math.hypot(across * 0.7, down * 0.45));
   }
 
   /** The events in time order behind LogMatchDefinition, whose `_D` has 7 fractional digits. */
   finish(): TelemetryEventInput[] {
-    const { random } = this;
-    this.events.sort((a, b) => a.at - b.at);
+    const { random, times, events } = this;
+    // One number per event, time then position, sorted natively: no comparator calls.
+    const keys = new Float64Array(times.length);
+    for (let k = 0; k < times.length; k++) keys[k] = times[k]! * 1_048_576 + k;
+    keys.sort();
     const at = this.input.battle.matchStartAt + random.int(20, 900);
-    const definition: TelemetryEvent = {
+    const definition = {
       _T: 'LogMatchDefinition',
       MatchId: this.input.matchId,
       PingQuality: random.chance(0.6) ? 'low' : 'high',
-      SeasonState: 'progress',
       _D: new Date(this.input.createdAt + at)
         .toISOString()
         .replace('Z', `${random.int(0, 9999).toString().padStart(4, '0')}Z`),
     };
-    return [definition, ...this.events.map((e) => e.event)];
+    const out: TelemetryEventInput[] = new Array(keys.length + 1);
+    out[0] = definition;
+    for (let k = 0; k < keys.length; k++) out[k + 1] = events[keys[k]! % 1_048_576]!;
+    return out;
   }
 }

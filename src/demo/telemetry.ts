@@ -1,141 +1,95 @@
 /**
- * The telemetry of a simulated match (ENUMS §8–§10): a sparse but consistent event stream —
- * logins, the match start, landings, a little loot, positions every two minutes or so, every
- * knock, revive and death of the battle with the right characters, the zone and game state,
- * and the match end with final placements. About 1,200–1,700 events per 100 players: enough
- * for kill feeds, heat maps and timelines, small enough to generate, gzip and store quickly.
+ * The telemetry of a simulated match (ENUMS §8–§10): every event kind a real match of its mode
+ * carries, told from the battle and the participants' stats so that they agree — each hit's
+ * shots and damage, knocks, revives and deaths, positions of every living player throughout,
+ * the zone's phases with the map's timings, bombardments, care packages, loot, heals, rides and
+ * swims. The profile decides how finely the continuous parts are sampled (see
+ * `telemetry-profile.ts`).
+ *
+ * Plans come first (bombardments, trips, kits, crates), so that every event can show the state
+ * the others imply; then each part of the story is written, and the writer sorts the lot.
  */
 import type { TelemetryEventInput } from '../ingest/match-input.ts';
+import { planHazards, type ZoneCause } from './hazards.ts';
 import type { Random } from './random.ts';
-import { emitDeaths, emitKnock } from './telemetry-combat.ts';
-import { emitLife } from './telemetry-life.ts';
-import { quarter } from './telemetry-world.ts';
+import { emitAmbient } from './telemetry-ambient.ts';
+import { emitCrates, planCrates } from './telemetry-care-packages.ts';
+import { emitKnock } from './telemetry-combat.ts';
+import { emitDeaths } from './telemetry-deaths.ts';
+import { emitHits } from './telemetry-hits.ts';
+import { planKits } from './telemetry-kit.ts';
+import { emitEnd, emitLobby } from './telemetry-lobby.ts';
+import { emitLoot } from './telemetry-loot.ts';
+import { emitSupplies } from './telemetry-supplies.ts';
+import { WeaponTally } from './telemetry-tally.ts';
+import { emitPositions } from './telemetry-positions.ts';
+import { emitTrips } from './telemetry-travel.ts';
 import { TelemetryWriter, type TelemetryInput } from './telemetry-writer.ts';
+import { emitZone } from './telemetry-zone.ts';
+import { planTravel } from './travel-plan.ts';
 
 export type { TelemetryInput } from './telemetry-writer.ts';
 
 /** Builds the events of one match, LogMatchDefinition first, then in time order. */
 export function buildTelemetry(random: Random, input: TelemetryInput): TelemetryEventInput[] {
   const t = new TelemetryWriter(random, input);
-  lobby(t);
-  gameState(t);
-  for (const f of input.battle.fighters) emitLife(t, f);
-  for (const knock of input.battle.knocks) emitKnock(t, knock);
-  emitDeaths(t);
-  end(t);
+  const { world } = t;
+  const { battle, arena } = input;
+  let causes: ReadonlyMap<number, ZoneCause> = new Map();
+  if (world.zone) {
+    const hazards = planHazards(
+      random,
+      input.map,
+      world.zone,
+      battle.deaths,
+      input.hazards,
+      (v, at) => world.position(v, at),
+    );
+    world.bombardments = hazards.bombardments;
+    for (const [victim, cause] of hazards.causes)
+      if (cause === 'bluezone') world.blueVictims.set(victim, null);
+    causes = hazards.causes;
+  }
+  const trips = planTravel(t);
+  const kits = planKits(t);
+  const crates = planCrates(t, kits);
+  const tally = new WeaponTally();
+
+  emitLobby(t);
+  emitZone(t);
+  for (const f of t.fighters) {
+    const i = f.index;
+    emitPositions(t, i, trips[i]!);
+    emitTrips(t, i, trips[i]!, kits);
+    emitLoot(t, i, kits[i]!);
+    emitSupplies(t, i);
+    emitAmbient(t, i, i < 4 ? i : undefined);
+  }
+  emitCrates(t, crates);
+  emitHits(t, kits, tally);
+  const knockEnds = new Map(battle.deaths.filter((d) => d.knock).map((d) => [d.knock!, d.at]));
+  const firstRevive = battle.knocks.find((k) => k.revive);
+  for (const knock of battle.knocks)
+    emitKnock(t, knock, kits, knockEnds.get(knock) ?? knock.at, knock === firstRevive);
+  emitDeaths(t, kits, causes);
+  emitEnd(t, tally, individualRanks(t, arena));
   return t.finish();
 }
 
-/** Logins and characters on the starting island, then the plane (or the arena) starts. */
-function lobby(t: TelemetryWriter): void {
-  const { random, world } = t;
-  const { battle, map } = t.input;
-  const start = battle.matchStartAt;
-  const spots = t.fighters.map(() => world.lobbySpot(random));
-  for (const f of t.fighters) {
-    let at = random.int(start - 25_000, start - 2_000);
-    if (f.player) {
-      const login = random.int(Math.max(0, start - 50_000), start - 6_000);
-      t.emit(login, { _T: 'LogPlayerLogin', accountId: f.playerId, common: null, _D: '' });
-      at = login + random.int(200, 2_000);
+/** Everyone's individual placement: 1 for the survivors, then by how long they lasted. */
+function individualRanks(t: TelemetryWriter, arena: boolean): number[] {
+  if (arena) return t.input.stats.map((s) => s.killPlace);
+  const times = t.fighters.map((f) => f.diedAt ?? Infinity).sort((a, b) => b - a);
+  // 1 + how many lasted longer: the index of the first time not after one's own, in that order.
+  return t.fighters.map((f) => {
+    if (f.diedAt === null) return 1;
+    let lo = 0;
+    let hi = times.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (times[mid]! > f.diedAt) lo = mid + 1;
+      else hi = mid;
     }
-    at = Math.max(0, at);
-    t.emit(at, {
-      _T: 'LogPlayerCreate',
-      character: t.character(f.index, at, { location: spots[f.index]! }),
-      common: null,
-      _D: '',
-    });
-  }
-  t.emit(start, {
-    _T: 'LogMatchStart',
-    mapName: map.name,
-    weatherId: random.pick(map.weathers),
-    characters: t.fighters.map((f) =>
-      t.wrapper(t.character(f.index, start, { location: spots[f.index]! }), null),
-    ),
-    cameraViewBehaviour: t.input.fpp ? 'FpsOnly' : 'FpsAndTps',
-    teamSize: battle.teamSize,
-    isCustomGame: t.input.isCustomGame,
-    isEventMode: t.input.isEventMode,
-    blueZoneCustomOptions: '[]',
-    common: null,
-    _D: '',
-  });
-}
-
-/** Phase changes and the periodic game state (every minute; every 30 s in an arena). */
-function gameState(t: TelemetryWriter): void {
-  const { world } = t;
-  const { battle, arena } = t.input;
-  world.phaseChanges.forEach((at, j) =>
-    t.emit(at, {
-      _T: 'LogPhaseChange',
-      phase: Math.floor(j / 2) + 1,
-      elapsedTime: 0,
-      common: null,
-      _D: '',
-    }),
-  );
-  const origin = { x: 0, y: 0, z: 0 };
-  for (
-    let at = battle.matchStartAt + 10_000;
-    at < battle.durationMs;
-    at += arena ? 30_000 : 60_000
-  ) {
-    const { safe, warning } = world.zones(at);
-    t.emit(at, {
-      _T: 'LogGameStatePeriodic',
-      gameState: {
-        elapsedTime: Math.round((at - battle.matchStartAt) / 1000),
-        numStartTeams: battle.rosters.length,
-        numAliveTeams: world.aliveTeams(at),
-        numJoinPlayers: t.fighters.length,
-        numStartPlayers: t.fighters.length,
-        numAlivePlayers: world.aliveCount(at),
-        safetyZonePosition: { x: quarter(safe.x), y: quarter(safe.y), z: 0 },
-        safetyZoneRadius: quarter(safe.r),
-        poisonGasWarningPosition: warning
-          ? { x: quarter(warning.x), y: quarter(warning.y), z: 0 }
-          : origin,
-        poisonGasWarningRadius: warning ? quarter(warning.r) : 0,
-        redZonePosition: origin,
-        redZoneRadius: 0,
-        blackZonePosition: origin,
-        blackZoneRadius: 0,
-      },
-      common: null,
-      _D: '',
-    });
-  }
-}
-
-/** LogMatchEnd: every character with its final placement, the winners' results. */
-function end(t: TelemetryWriter): void {
-  const { battle, stats } = t.input;
-  const at = battle.durationMs;
-  const winners = battle.rosters.find((r) => r.rank === 1)!;
-  t.emit(at, {
-    _T: 'LogMatchEnd',
-    characters: t.fighters.map((f) =>
-      t.wrapper(
-        t.character(f.index, at, {
-          health: f.diedAt === null ? quarter(t.random.float(20, 100)) : 0,
-          ranking: stats[f.index]!.winPlace,
-        }),
-        f,
-      ),
-    ),
-    gameResultOnFinished: {
-      results: winners.members.map((i) => ({
-        rank: 1,
-        gameResult: '',
-        teamId: t.fighters[i]!.teamId,
-        stats: t.resultStats(i, t.fighters[i]!.kills),
-        accountId: t.fighters[i]!.playerId,
-      })),
-    },
-    common: null,
-    _D: '',
+    return 1 + lo;
   });
 }

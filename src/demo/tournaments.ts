@@ -90,6 +90,7 @@ export function planTournaments(
             skill: random.normal(1.6, 0.45),
             activity: 1,
             favourites: new Set(),
+            ranked: 0,
           });
         }
         pool.push(team);
