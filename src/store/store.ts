@@ -5,7 +5,8 @@
  * right now" are recognised by `isStoreUnavailable` (src/store/store-errors.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Kysely, Migrator, type Dialect, type Expression, type RawBuilder } from 'kysely';
+import { Kysely, Migrator } from 'kysely';
+import type { DialectAdapter, DialectName, PoolStats } from './dialect-adapter.ts';
 import type { Database } from './schema.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { sqliteAdapter } from './sqlite/dialect.ts';
@@ -18,27 +19,7 @@ import {
   type StoreLog,
 } from './store-errors.ts';
 
-export type DialectName = 'sqlite' | 'postgres';
-
-/** What differs between the two databases; nothing dialect-specific lives outside these adapters. */
-export interface DialectAdapter {
-  name: DialectName;
-  dialect: Dialect;
-  blobType: 'blob' | 'bytea';
-  /** The larger of two values (`max(a, b)` on SQLite, `greatest(a, b)` on PostgreSQL). */
-  greatest<T>(a: Expression<T>, b: Expression<T>): RawBuilder<T>;
-  /** The connection pool's state now; absent where there is no pool (SQLite: one connection). */
-  poolStats?(): PoolStats;
-}
-
-/** Connections of a pool at one instant, for metrics. */
-export interface PoolStats {
-  /** Connections open, busy or idle. */
-  total: number;
-  idle: number;
-  /** Queries waiting for a connection. */
-  waiting: number;
-}
+export type { DialectAdapter, DialectName, PoolStats };
 
 export type Db = Kysely<Database>;
 

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { PostgresDialect, sql, type Expression, type RawBuilder } from 'kysely';
-import type { DialectAdapter } from '../store.ts';
+import type { DialectAdapter } from '../dialect-adapter.ts';
 import { availabilityReporter, type StoreLog } from '../store-errors.ts';
 import { resilientPool } from './resilient-pool.ts';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { SqliteDialect, sql, type Expression, type RawBuilder, type SqliteDatabase } from 'kysely';
-import type { DialectAdapter } from '../store.ts';
+import type { DialectAdapter } from '../dialect-adapter.ts';
 
 /** Prepared statements kept per connection: every query shape the service runs fits many times over. */
 const STATEMENT_CACHE_SIZE = 512;

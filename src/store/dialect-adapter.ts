@@ -1,0 +1,28 @@
+/**
+ * What differs between the two databases, as one interface each dialect's module implements
+ * (src/store/sqlite/, src/store/postgres/). A module of its own so the adapters need not import
+ * the store that imports them.
+ */
+import type { Dialect, Expression, RawBuilder } from 'kysely';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+/** What differs between the two databases; nothing dialect-specific lives outside these adapters. */
+export interface DialectAdapter {
+  name: DialectName;
+  dialect: Dialect;
+  blobType: 'blob' | 'bytea';
+  /** The larger of two values (`max(a, b)` on SQLite, `greatest(a, b)` on PostgreSQL). */
+  greatest<T>(a: Expression<T>, b: Expression<T>): RawBuilder<T>;
+  /** The connection pool's state now; absent where there is no pool (SQLite: one connection). */
+  poolStats?(): PoolStats;
+}
+
+/** Connections of a pool at one instant, for metrics. */
+export interface PoolStats {
+  /** Connections open, busy or idle. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+}
