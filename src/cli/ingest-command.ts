@@ -1,0 +1,63 @@
+/**
+ * `gamedata ingest <source>`: matches, clans, player statuses and recorded documents from a
+ * file, a directory or standard input, one line per item and a summary.
+ */
+import { Option, type Command } from 'commander';
+import { instant, withRuntime, type CliIo } from './cli-io.ts';
+import { ingestPath } from '../ingest/ingest-source.ts';
+import { requestDerivedDataRebuild } from '../jobs/index.ts';
+
+interface IngestCommandOptions {
+  region?: string;
+  telemetry?: string;
+  platform?: string;
+  recordedAt?: number;
+}
+
+/** Adds `gamedata ingest` to the program. */
+export function registerIngestCommand(program: Command, io: CliIo): void {
+  program
+    .command('ingest')
+    .description(
+      'Ingest finished matches, clans, player statuses and recorded documents: a JSON file, a directory of them, or - for standard input.',
+    )
+    .argument('<source>', 'file, directory or -')
+    .option('--region <shard>', 'platform-region shard for recorded documents that do not name one')
+    .option(
+      '--telemetry <file>',
+      'telemetry file (JSON or gzip) of a single match; attached when the match is stored without one',
+    )
+    .option(
+      '--platform <shard>',
+      'platform shard of recorded ranked, clan and mastery documents whose links.self names none',
+    )
+    .addOption(
+      new Option(
+        '--recorded-at <iso>',
+        'when recorded ranked, clan and mastery documents were recorded (default: now)',
+      ).argParser(instant),
+    )
+    .action(async (source: string, options: IngestCommandOptions) => {
+      await withRuntime(io, async (runtime) => {
+        const results = await ingestPath(runtime, source, options);
+        const counts = { ingested: 0, attached: 0, unchanged: 0, error: 0 };
+        for (const result of results) {
+          // Clans, statuses and recorded ranked/clan documents say 'duplicate' for unchanged.
+          counts[result.status === 'duplicate' ? 'unchanged' : result.status]++;
+          if (result.status === 'error') {
+            io.err(`error     ${result.source}: ${result.message}`);
+          } else {
+            const what = 'matchId' in result ? result.matchId : `${result.kind} ${result.id}`;
+            io.out(`${result.status.padEnd(9)} ${what} (${result.source})`);
+          }
+        }
+        io.out(
+          `${counts.ingested} ingested, ${counts.attached} given their telemetry, ` +
+            `${counts.unchanged} unchanged, ${counts.error} refused`,
+        );
+        // A completed load: what jobs derived while it ran is rebuilt at their next tick.
+        if (counts.ingested > 0) await requestDerivedDataRebuild(runtime.store.db);
+        if (counts.error > 0) process.exitCode = 1;
+      });
+    });
+}
