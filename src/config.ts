@@ -195,6 +195,50 @@ const Env = Type.Object({
         'When set, `GET /metrics` answers only requests with `Authorization: Bearer <token>`. Default: no token.',
     }),
   ),
+  UPSTREAM_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s]+$',
+      description:
+        'Base URL of an upstream API of the same wire format to mirror (read-through cache, archive and crawler). Default: none, no mirroring.',
+    }),
+  ),
+  UPSTREAM_API_KEYS: Type.Optional(
+    Type.String({
+      pattern: '^[^\\s,]+(,[^\\s,]+)*$',
+      description:
+        'Keys of the upstream API, comma-separated; requests are spread over them. Required with UPSTREAM_URL; never logged.',
+    }),
+  ),
+  UPSTREAM_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    maximum: 120_000,
+    default: 10_000,
+    description:
+      'Milliseconds an upstream request may take (telemetry files included) before it counts as an outage.',
+  }),
+  UPSTREAM_PLAYER_TTL_SECONDS: Type.Integer({
+    minimum: 0,
+    default: 600,
+    description: 'Seconds a mirrored player is served before it is fetched again.',
+  }),
+  UPSTREAM_STATS_TTL_SECONDS: Type.Integer({
+    minimum: 0,
+    default: 3600,
+    description:
+      'Seconds mirrored season, lifetime and ranked stats and mastery are served before they are fetched again.',
+  }),
+  UPSTREAM_LIST_TTL_SECONDS: Type.Integer({
+    minimum: 0,
+    default: 3600,
+    description:
+      'Seconds mirrored seasons, leaderboards and samples are served before they are fetched again.',
+  }),
+  MIRROR_INTERVAL_MINUTES: Type.Integer({
+    minimum: 1,
+    default: 10,
+    description:
+      'Minutes between crawl passes of the upstream (samples, matches, telemetry, watched players) that `serve` runs.',
+  }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', description: 'pino log level.' },
@@ -202,6 +246,9 @@ const Env = Type.Object({
 });
 
 export const CONFIG_VARIABLES = Env.properties;
+
+/** Variables holding secrets: a problem with one never repeats its value. */
+const SECRET_VARIABLES = new Set(['UPSTREAM_API_KEYS']);
 
 export interface Config {
   port: number;
@@ -243,6 +290,22 @@ export interface Config {
   accessLog: boolean;
   /** How long a stop signal waits for in-flight work before cutting it off, in ms. */
   shutdownGraceMs: number;
+  /** The API mirrored; null: none (the service holds only what is ingested). */
+  upstream: UpstreamConfig | null;
+  /** Minutes between two crawl passes of the mirror job. */
+  mirrorIntervalMinutes: number;
+}
+
+/** Where the mirrored API is and how long what changes is served before it is fetched again. */
+export interface UpstreamConfig {
+  /** Base URL without a trailing slash. */
+  url: string;
+  /** Upstream API keys (secrets: never logged, never in a response). */
+  keys: readonly string[];
+  /** Bound of one upstream request, ms. */
+  timeoutMs: number;
+  /** Time to live of mirrored players, stats and mastery, and of lists, in ms. */
+  ttlMs: Readonly<{ players: number; stats: number; lists: number }>;
 }
 
 /** A directory of the local file system, or a bucket (and key prefix) of S3-compatible storage. */
@@ -280,7 +343,11 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
   const errors = [...Value.Errors(Env, values)];
   const problems = errors.map(
     (error) =>
-      `${error.path.slice(1) || 'environment'}: ${error.message} (got ${JSON.stringify(error.value)})`,
+      `${error.path.slice(1) || 'environment'}: ${error.message} (got ${
+        SECRET_VARIABLES.has(error.path.slice(1))
+          ? 'a value not shown'
+          : JSON.stringify(error.value)
+      })`,
   );
   const parsed = values as Static<typeof Env>;
   // Checks beyond the schema run on the variables the schema accepted, so that a second problem
@@ -293,6 +360,12 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
   const blobStore = invalid.has('BLOB_STORE_URL')
     ? null
     : parseBlobStore(parsed, env, dataDir, problems);
+  if (parsed.UPSTREAM_URL !== undefined && parsed.UPSTREAM_API_KEYS === undefined) {
+    problems.push('UPSTREAM_API_KEYS: required with UPSTREAM_URL (one upstream key at least)');
+  }
+  if (parsed.UPSTREAM_URL === undefined && parsed.UPSTREAM_API_KEYS !== undefined) {
+    problems.push('UPSTREAM_API_KEYS: set, but UPSTREAM_URL names no upstream to use them for');
+  }
   if (problems.length > 0 || blobStore === null) throw new ConfigError(problems);
 
   const publicBaseUrl = (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(
@@ -333,6 +406,22 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     logLevel: parsed.LOG_LEVEL,
     accessLog: parsed.ACCESS_LOG === 'on',
     shutdownGraceMs: parsed.SHUTDOWN_GRACE_SECONDS * 1000,
+    upstream: upstreamConfig(parsed),
+    mirrorIntervalMinutes: parsed.MIRROR_INTERVAL_MINUTES,
+  });
+}
+
+function upstreamConfig(parsed: Static<typeof Env>): UpstreamConfig | null {
+  if (parsed.UPSTREAM_URL === undefined || parsed.UPSTREAM_API_KEYS === undefined) return null;
+  return Object.freeze({
+    url: parsed.UPSTREAM_URL.replace(/\/+$/, ''),
+    keys: Object.freeze(parsed.UPSTREAM_API_KEYS.split(',')),
+    timeoutMs: parsed.UPSTREAM_TIMEOUT_MS,
+    ttlMs: Object.freeze({
+      players: parsed.UPSTREAM_PLAYER_TTL_SECONDS * 1000,
+      stats: parsed.UPSTREAM_STATS_TTL_SECONDS * 1000,
+      lists: parsed.UPSTREAM_LIST_TTL_SECONDS * 1000,
+    }),
   });
 }
 

@@ -27,7 +27,14 @@ const JOB_TICK_MS = 60_000;
 /** What closing the store and Redis may take once the grace period is over. */
 const CLOSE_POOLS_MS = 2_000;
 /** Never written to a log line, whatever object is logged. */
-const REDACTED_PATHS = ['req.headers.authorization', 'headers.authorization', 'authorization'];
+const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'headers.authorization',
+  'authorization',
+  // Upstream keys, should a config or an upstream request ever be logged whole.
+  'upstream.keys',
+  'config.upstream.keys',
+];
 
 let stopController: AbortController | null = null;
 

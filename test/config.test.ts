@@ -123,3 +123,28 @@ test('the README documents every configuration variable', () => {
     );
   }
 });
+
+test('an upstream needs keys, keys need an upstream, and keys are never repeated', () => {
+  const unset = loadConfig({});
+  assert.equal(unset.upstream, null);
+  const config = loadConfig({
+    UPSTREAM_URL: 'http://upstream.example/',
+    UPSTREAM_API_KEYS: 'k-one,k-two',
+    UPSTREAM_PLAYER_TTL_SECONDS: '5',
+  });
+  assert.deepEqual(config.upstream, {
+    url: 'http://upstream.example',
+    keys: ['k-one', 'k-two'],
+    timeoutMs: 10_000,
+    ttlMs: { players: 5000, stats: 3_600_000, lists: 3_600_000 },
+  });
+  assert.throws(
+    () => loadConfig({ UPSTREAM_URL: 'http://u.example' }),
+    /UPSTREAM_API_KEYS: required/,
+  );
+  assert.throws(() => loadConfig({ UPSTREAM_API_KEYS: 'k' }), /UPSTREAM_API_KEYS: set, but/);
+  assert.throws(
+    () => loadConfig({ UPSTREAM_URL: 'http://u.example', UPSTREAM_API_KEYS: 'secret key,x' }),
+    (error: Error) => /UPSTREAM_API_KEYS/.test(error.message) && !error.message.includes('secret'),
+  );
+});
