@@ -20,6 +20,7 @@ import { registerMetrics } from './http/metrics-hooks.ts';
 import { observedBlobStore } from './blobs/observed-blob-store.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerApiDocs } from './http/api-docs.ts';
+import { createMirror } from './upstream/mirror.ts';
 
 export type { AppDeps, RouteContext };
 
@@ -78,6 +79,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     blobs: metrics ? observedBlobStore(deps.blobs, metrics.blobFailed) : deps.blobs,
     requireApiKey,
     metrics,
+    mirror:
+      deps.mirror === undefined
+        ? createMirror(deps, (message) => app.log.warn(message))
+        : deps.mirror,
   };
   await changes.start();
   await registerRateLimits(app, {

@@ -10,6 +10,7 @@ import type { Store } from '../store/store.ts';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import type { ChangeFeed } from '../store/change-feed.ts';
 import type { AppMetrics } from './metrics.ts';
+import type { Mirror } from '../upstream/mirror.ts';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -25,6 +26,11 @@ export interface AppDeps {
   changes?: ChangeFeed;
   /** Where the app logs (a pino logger writing JSON lines); false or absent for none (tests). */
   logger?: FastifyBaseLogger | false;
+  /**
+   * The upstream mirror, shared with the crawler so both spend one budget. By default the app
+   * builds its own when UPSTREAM_URL is set.
+   */
+  mirror?: Mirror | null;
 }
 
 /** The app's dependencies plus the hook that guards keyed endpoints. */
@@ -34,4 +40,6 @@ export interface RouteContext extends AppDeps {
   changes: ChangeFeed;
   /** Null with METRICS=off; routes only hand it what it reads at scrape time (their caches). */
   metrics: AppMetrics | null;
+  /** Fetches what the store lacks from UPSTREAM_URL; null without an upstream. */
+  mirror: Mirror | null;
 }

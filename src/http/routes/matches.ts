@@ -9,6 +9,7 @@ import {
 import { loadMatchDocument } from '../../ingest/load-match-document.ts';
 import { DocumentCache } from '../document-cache.ts';
 import { notFound } from '../jsonapi.ts';
+import { upstreamApiError } from '../../upstream/mirror.ts';
 import { unstorableCharacter } from '../input-guard.ts';
 import { MatchDocument } from '../schemas/match-document.ts';
 import {
@@ -94,7 +95,7 @@ const REVALIDATE = 'no-cache';
  * as soon as the file is attached.
  */
 export function matchRoutes(app: FastifyInstance, context: RouteContext): void {
-  const { config, store, clock } = context;
+  const { config, store, clock, mirror } = context;
   const retentionMs = retentionWindowMs(config);
   // Keyed by match id alone: hashing the id the router sliced from the URL is cheaper than
   // building and hashing a composite key on every hit.
@@ -163,6 +164,16 @@ export function matchRoutes(app: FastifyInstance, context: RouteContext): void {
     return pending;
   }
 
+  /** A match the store lacks, copied from the upstream (read-through), then loaded. */
+  async function fromUpstream(
+    key: string,
+    matchId: string,
+    route: ShardVariant,
+  ): Promise<ServedMatch | null> {
+    const copied = await mirror!.matches.fetch(route.shard.spelling, matchId);
+    return copied === 'missing' ? null : load(key, matchId, route);
+  }
+
   function send(
     request: MatchRequest,
     reply: FastifyReply,
@@ -221,12 +232,24 @@ export function matchRoutes(app: FastifyInstance, context: RouteContext): void {
         );
         return undefined;
       }
+      const key = route.variantKey + matchId;
+      const found = load(key, matchId, route);
       // Resolves once the reply is sent (a reply is thenable).
-      return load(route.variantKey + matchId, matchId, route).then((match) =>
-        match === null
-          ? sendEncodedError(request, reply, notFound(`No match '${matchId}' on shard '${shard}'`))
-          : send(request, reply, route, match),
-      );
+      return (mirror ? found.then((match) => match ?? fromUpstream(key, matchId, route)) : found)
+        .then((match) =>
+          match === null
+            ? sendEncodedError(
+                request,
+                reply,
+                notFound(`No match '${matchId}' on shard '${shard}'`),
+              )
+            : send(request, reply, route, match),
+        )
+        .catch((error: unknown) => {
+          const answer = upstreamApiError(error);
+          if (answer === null) throw error;
+          return sendEncodedError(request, reply, answer);
+        });
     },
   );
 }

@@ -1,0 +1,55 @@
+/**
+ * A second instance of this service as the upstream of a mirror: the real app listening on
+ * 127.0.0.1 (links naming that address, so telemetry URLs resolve), with a 10-per-minute key,
+ * counting the requests it receives by route.
+ */
+import { createTestApp, type TestApp } from './app.ts';
+import { freePort } from './server-process.ts';
+import { createApiKey } from '../../src/store/api-keys.ts';
+import type { TestDatabase } from './stores.ts';
+
+export interface TestUpstream {
+  t: TestApp;
+  url: string;
+  /** The upstream key a mirror uses: 10 requests a minute. */
+  key: string;
+  /** Requests received so far by route template, and 429s sent. */
+  received: Map<string, number>;
+  refused(): number;
+  stop(): Promise<void>;
+}
+
+export async function startTestUpstream(
+  database: TestDatabase,
+  env: Record<string, string> = {},
+): Promise<TestUpstream> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const t = await createTestApp(database, { PUBLIC_BASE_URL: url, ...env });
+  const { key } = await createApiKey(t.store.db, {
+    name: 'mirror',
+    ratePerMinute: 10,
+    now: t.clock.now(),
+  });
+  const received = new Map<string, number>();
+  let refused = 0;
+  t.app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? request.url;
+    received.set(route, (received.get(route) ?? 0) + 1);
+    if (reply.statusCode === 429) refused++;
+  });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  let stopped = false;
+  return {
+    t,
+    url,
+    key,
+    received,
+    refused: () => refused,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await t.close();
+    },
+  };
+}
