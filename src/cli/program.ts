@@ -11,6 +11,7 @@ import { registerDemoCommand } from './demo-command.ts';
 import { registerIngestCommand } from './ingest-command.ts';
 import { registerKeysCommands } from './keys-command.ts';
 import { registerJobsCommands } from './jobs-command.ts';
+import { registerMirrorCommand } from './mirror-command.ts';
 
 export type { CliIo } from './cli-io.ts';
 
@@ -41,6 +42,7 @@ export function buildProgram(
   registerIngestCommand(program, io);
   registerKeysCommands(program, io);
   registerJobsCommands(program, io);
+  registerMirrorCommand(program, io);
 
   program
     .command('migrate')

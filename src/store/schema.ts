@@ -290,6 +290,24 @@ export interface ChangeHeadTable {
   seq: number;
 }
 
+/** Where the upstream crawler stands (src/store/mirror-state.ts). */
+export interface MirrorCursorsTable {
+  name: string;
+  value: string;
+  updated_at: number;
+}
+
+/** Players whose matches the upstream crawler archives (src/store/mirror-state.ts). */
+export interface MirrorWatchTable {
+  /** The shard as spelled to the upstream. */
+  shard: string;
+  name: string;
+  /** Null until the upstream has named the player's account. */
+  account_id: string | null;
+  added_at: number;
+  refreshed_at: number | null;
+}
+
 export interface Database {
   players: PlayersTable;
   matches: MatchesTable;
@@ -318,4 +336,6 @@ export interface Database {
   weapon_medals: WeaponMedalsTable;
   survival_mastery: SurvivalMasteryTable;
   mastery_pending_telemetry: MasteryPendingTelemetryTable;
+  mirror_cursors: MirrorCursorsTable;
+  mirror_watch: MirrorWatchTable;
 }

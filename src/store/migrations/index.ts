@@ -7,6 +7,7 @@ import * as demoRunsRebuilds from './0005-demo-runs-rebuilds.ts';
 import * as ranked from './0006-ranked.ts';
 import * as clansRecordedDocuments from './0007-clans-recorded-documents.ts';
 import * as mastery from './0008-mastery.ts';
+import * as mirror from './0009-mirror.ts';
 
 /** What a migration needs to know about the database it runs on. */
 export interface MigrationContext {
@@ -27,6 +28,7 @@ const STEPS: Record<string, Step> = {
   '0006-ranked': ranked,
   '0007-clans-recorded-documents': clansRecordedDocuments,
   '0008-mastery': mastery,
+  '0009-mirror': mirror,
 };
 
 /** The migrations as Kysely's Migrator wants them, bound to one database's context. */

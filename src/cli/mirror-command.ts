@@ -1,0 +1,151 @@
+/**
+ * `gamedata mirror`: crawls UPSTREAM_URL into the store — samples per shard, their matches and
+ * telemetry, and the watch list (`mirror watch|unwatch|list`). `--once` does one pass and exits
+ * (cron, tests); without it a pass runs every MIRROR_INTERVAL_MINUTES until a stop signal.
+ */
+import cliProgress from 'cli-progress';
+import { Command } from 'commander';
+import { PLATFORMS } from '../domain/shards.ts';
+import type { Runtime } from '../runtime.ts';
+import { createMirror, type Mirror } from '../upstream/mirror.ts';
+import { crawlUpstream, type CrawlSummary } from '../upstream/mirror-crawl.ts';
+import { listWatchedPlayers, unwatchPlayers, watchPlayers } from '../store/mirror-state.ts';
+import { requestDerivedDataRebuild } from '../jobs/index.ts';
+import { withRuntime as withCommandRuntime, type CliIo } from './cli-io.ts';
+
+/** Shards crawled by default: every platform that has samples (tournaments have none). */
+export const DEFAULT_CRAWL_SHARDS: readonly string[] = PLATFORMS.filter((p) => p !== 'tournament');
+
+/** Adds `mirror` and its subcommands to the program. */
+export function registerMirrorCommand(program: Command, io: CliIo): void {
+  const withRuntime = <T>(work: (runtime: Runtime) => Promise<T>): Promise<T> =>
+    withCommandRuntime(io, work);
+  const mirror = program
+    .command('mirror')
+    .description(
+      'Crawl UPSTREAM_URL into the store: samples per shard, their matches and telemetry, and the watch list.',
+    )
+    .option('--once', 'one pass, then exit')
+    .option('--shard <shard...>', 'shards whose samples are walked', [...DEFAULT_CRAWL_SHARDS])
+    .action(async (options: { once?: boolean; shard: string[] }) => {
+      await withRuntime(async (runtime) => {
+        const upstream = createMirror(runtime);
+        if (upstream === null) {
+          io.err('UPSTREAM_URL is not set: nothing to mirror');
+          process.exitCode = 1;
+          return;
+        }
+        const signal = io.stopSignal?.();
+        do {
+          const summary = await crawlPass(runtime, upstream, options.shard, signal, io.interactive);
+          if (summary === null) return;
+          io.out(describe(summary, upstream));
+          if (options.once) return;
+          await pause(runtime.config.mirrorIntervalMinutes * 60_000, signal);
+        } while (!signal?.aborted);
+      });
+    });
+
+  mirror
+    .command('watch')
+    .description('Add players to the watch list: their matches are archived at each pass.')
+    .argument('<shard>', 'shard as spelled to the upstream')
+    .argument('<name...>', 'player names (case-sensitive)')
+    .action(async (shard: string, names: string[]) => {
+      await withRuntime(async (runtime) => {
+        const added = await watchPlayers(runtime.store.db, shard, names, runtime.clock.now());
+        io.out(`${added} added to the watch list (${names.length - added} were on it)`);
+      });
+    });
+  mirror
+    .command('unwatch')
+    .description('Remove players from the watch list.')
+    .argument('<shard>')
+    .argument('<name...>')
+    .action(async (shard: string, names: string[]) => {
+      await withRuntime(async (runtime) => {
+        const removed = await unwatchPlayers(runtime.store.db, shard, names);
+        io.out(`${removed} removed from the watch list`);
+      });
+    });
+  mirror
+    .command('list')
+    .description('Show the watch list.')
+    .action(async () => {
+      await withRuntime(async (runtime) => {
+        for (const player of await listWatchedPlayers(runtime.store.db)) {
+          const refreshed =
+            player.refreshedAt === null ? 'never' : new Date(player.refreshedAt).toISOString();
+          io.out(
+            `${player.shard}\t${player.name}\t${player.accountId ?? '-'}\trefreshed ${refreshed}`,
+          );
+        }
+      });
+    });
+}
+
+/** One pass with a progress bar on a terminal; null when a stop signal ended it. */
+async function crawlPass(
+  runtime: Runtime,
+  mirror: Mirror,
+  shards: readonly string[],
+  signal: AbortSignal | undefined,
+  interactive: boolean,
+): Promise<CrawlSummary | null> {
+  const bar = interactive
+    ? new cliProgress.SingleBar(
+        {
+          stream: process.stderr,
+          hideCursor: true,
+          format: 'mirror [{bar}] {value}/{total} matches | {stored} new | {duration_formatted}',
+        },
+        cliProgress.Presets.shades_classic,
+      )
+    : null;
+  let total = 0;
+  let stored = 0;
+  bar?.start(0, 0, { stored });
+  try {
+    const summary = await crawlUpstream(runtime, mirror, {
+      shards,
+      ...(signal ? { signal } : {}),
+      log: (message) => process.stderr.write(`${message}\n`),
+      progress: {
+        found: (count) => bar?.setTotal((total += count)),
+        done: (result) => bar?.increment(1, { stored: result === 'stored' ? ++stored : stored }),
+      },
+    });
+    // Samples and leaderboards derived from the matches are redone at the next job tick.
+    if (summary.matches.stored > 0) await requestDerivedDataRebuild(runtime.store.db);
+    return summary;
+  } catch (error) {
+    if (signal?.aborted) return null;
+    throw error;
+  } finally {
+    bar?.stop();
+  }
+}
+
+function describe(summary: CrawlSummary, mirror: Mirror): string {
+  const { matches } = summary;
+  const seconds = summary.ms / 1000;
+  const total = matches.stored + matches.held + matches.missing;
+  const budget = mirror.client.budgets.counts;
+  return (
+    `mirror: ${summary.samples} samples (${summary.skippedSamples} done before), ` +
+    `${summary.watched} watched players, ${total} matches: ${matches.stored} stored, ` +
+    `${matches.held} held already, ${matches.missing} missing upstream, in ${seconds.toFixed(1)} s ` +
+    `(${(matches.stored / Math.max(seconds, 0.001)).toFixed(1)} matches/s); ` +
+    `${budget.sent} limited upstream requests, ${budget.refused} refused`
+  );
+}
+
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
