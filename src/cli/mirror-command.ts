@@ -4,7 +4,7 @@
  * (cron, tests); without it a pass runs every MIRROR_INTERVAL_MINUTES until a stop signal.
  */
 import cliProgress from 'cli-progress';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { PLATFORMS } from '../domain/shards.ts';
 import type { Runtime } from '../runtime.ts';
 import { createMirror, type Mirror } from '../upstream/mirror.ts';

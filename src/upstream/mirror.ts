@@ -5,13 +5,16 @@
  */
 import type { Config } from '../config.ts';
 import type { IngestDeps } from '../ingest/ingest-deps.ts';
-import { tooManyRequests, serviceUnavailable, type ApiError } from '../http/jsonapi.ts';
 import { MatchMirror } from './mirror-matches.ts';
-import { UpstreamBusyError, UpstreamClient, UpstreamUnavailableError } from './upstream-client.ts';
+import { UpstreamClient } from './upstream-client.ts';
+import { PlayerMirror } from './mirror-players.ts';
+
+export { upstreamApiError } from './upstream-errors.ts';
 
 export interface Mirror {
   client: UpstreamClient;
   matches: MatchMirror;
+  players: PlayerMirror;
 }
 
 /** The mirror of `config.upstream`, or null when none is configured. */
@@ -22,22 +25,7 @@ export function createMirror(
   const { upstream } = deps.config;
   if (upstream === null) return null;
   const client = new UpstreamClient(upstream);
-  return { client, matches: new MatchMirror(deps, client, log) };
-}
-
-/**
- * The answer to a client when the upstream cannot give what the store lacks: 429 when the
- * upstream budget is spent, 503 when it is down — both with Retry-After. Null for other errors.
- */
-export function upstreamApiError(error: unknown): ApiError | null {
-  if (error instanceof UpstreamBusyError) {
-    return tooManyRequests(Math.max(1, Math.ceil(error.retryAfterMs / 1000)));
-  }
-  if (error instanceof UpstreamUnavailableError) {
-    return serviceUnavailable(
-      'The upstream API is unavailable and this is not stored here; try again later',
-      Math.max(1, Math.ceil(error.retryAfterMs / 1000)),
-    );
-  }
-  return null;
+  const matches = new MatchMirror(deps, client, log);
+  const players = new PlayerMirror(deps, client, matches, upstream.ttlMs.players);
+  return { client, matches, players };
 }

@@ -11,6 +11,7 @@ import { PlayerFilterQuery, playerFilter } from '../player-filter.ts';
 import { PlayerDocument, PlayerListDocument } from '../schemas/player-documents.ts';
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
 import { markDeprecatedRegion, platformSpelling, requestShard } from '../shards.ts';
+import { readThroughPlayers } from '../../upstream/player-read-through.ts';
 
 const ShardParams = Type.Object({ shard: Type.String() });
 const PlayerParams = Type.Object({ shard: Type.String(), accountId: Type.String() });
@@ -44,7 +45,7 @@ const playerDocs = {
  * A platform-region shard is deprecated here and answered as its platform (all regions).
  */
 export function playerRoutes(app: FastifyInstance, context: RouteContext): void {
-  const { config, store, clock } = context;
+  const { config, store, clock, mirror } = context;
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
 
   /** Sends players with their match lists of the retention window: a list, or the one player. */
@@ -95,8 +96,11 @@ export function playerRoutes(app: FastifyInstance, context: RouteContext): void 
     },
     async (request, reply) => {
       const shard = requestShard(request.params.shard, config);
-      const players = await searchPlayers(store.db, shard.platform, playerFilter(request.query));
-      if (players.length === 0) throw notFound(NO_PLAYERS_FOUND);
+      const filter = playerFilter(request.query);
+      const lookup = { shard: request.params.shard, platform: shard.platform, ...filter };
+      const upstreamError = await readThroughPlayers(mirror, lookup, reply);
+      const players = await searchPlayers(store.db, shard.platform, filter);
+      if (players.length === 0) throw upstreamError ?? notFound(NO_PLAYERS_FOUND);
       return sendPlayers(request, reply, shard, players, 'list');
     },
   );
@@ -107,8 +111,16 @@ export function playerRoutes(app: FastifyInstance, context: RouteContext): void 
     async (request, reply) => {
       const { accountId } = request.params;
       const shard = requestShard(request.params.shard, config);
+      const lookup = { shard: request.params.shard, platform: shard.platform, by: 'id' as const };
+      const upstreamError = await readThroughPlayers(
+        mirror,
+        { ...lookup, values: [accountId] },
+        reply,
+      );
       const player = await findPlayer(store.db, shard.platform, accountId);
-      if (!player) throw notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
+      if (!player) {
+        throw upstreamError ?? notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
+      }
       return sendPlayers(request, reply, shard, [player], 'single');
     },
   );
