@@ -21,6 +21,8 @@ import { drainableServer, type ServerDrain } from './http/drain-server.ts';
 import { JOBS } from './jobs/index.ts';
 import { startScheduler, type Scheduler } from './jobs/scheduler.ts';
 import { observedBlobStore } from './blobs/observed-blob-store.ts';
+import { createMirror } from './upstream/mirror.ts';
+import { mirrorCrawlJob } from './jobs/mirror-crawl.ts';
 
 /** How often the scheduler looks for due jobs. */
 const JOB_TICK_MS = 60_000;
@@ -104,6 +106,7 @@ async function serve(config: Readonly<Config>): Promise<void> {
 
   let drain: ServerDrain | null = null;
   let scheduler: Scheduler | null = null;
+  let crawler: Scheduler | null = null;
   try {
     await loadDemoIfDue(runtime, log, stop);
     if (!stop.aborted) {
@@ -111,7 +114,9 @@ async function serve(config: Readonly<Config>): Promise<void> {
         config.demoData === 'auto' || config.demoApiKey !== null
           ? await ensureDemoApiKey(runtime)
           : null;
-      const app = await buildApp({ ...runtime, logger: log });
+      // One mirror for the routes and the crawler, so both spend one upstream budget.
+      const mirror = createMirror(runtime, (message) => log.warn(message));
+      const app = await buildApp({ ...runtime, logger: log, mirror });
       drain = drainableServer(app);
       if (config.jobs === 'on') {
         // Job runs, and the blob failures of retention, are counted by the app's metrics.
@@ -131,6 +136,13 @@ async function serve(config: Readonly<Config>): Promise<void> {
       if (!stop.aborted) {
         await app.listen({ port: config.port, host: config.host });
         printBanner(config, demoKey);
+        if (mirror !== null && config.jobs === 'on') {
+          crawler = startScheduler(runtime, [mirrorCrawlJob(mirror)], {
+            owner: `${os.hostname()}:${process.pid}`,
+            tickMs: JOB_TICK_MS,
+            log: { info: (message) => log.info(message), error: (message) => log.error(message) },
+          });
+        }
       }
     }
 
@@ -141,6 +153,7 @@ async function serve(config: Readonly<Config>): Promise<void> {
     const [http, jobs] = await Promise.all([
       drain?.close(config.shutdownGraceMs),
       scheduler?.stop(config.shutdownGraceMs),
+      crawler?.stop(0),
     ]);
     log.info(
       {

@@ -5,16 +5,17 @@
  */
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import { PLATFORMS } from '../domain/shards.ts';
 import type { Runtime } from '../runtime.ts';
 import { createMirror, type Mirror } from '../upstream/mirror.ts';
-import { crawlUpstream, type CrawlSummary } from '../upstream/mirror-crawl.ts';
+import {
+  DEFAULT_CRAWL_SHARDS,
+  crawlUpstream,
+  describeCrawl,
+  type CrawlSummary,
+} from '../upstream/mirror-crawl.ts';
 import { listWatchedPlayers, unwatchPlayers, watchPlayers } from '../store/mirror-state.ts';
 import { requestDerivedDataRebuild } from '../jobs/index.ts';
 import { withRuntime as withCommandRuntime, type CliIo } from './cli-io.ts';
-
-/** Shards crawled by default: every platform that has samples (tournaments have none). */
-export const DEFAULT_CRAWL_SHARDS: readonly string[] = PLATFORMS.filter((p) => p !== 'tournament');
 
 /** Adds `mirror` and its subcommands to the program. */
 export function registerMirrorCommand(program: Command, io: CliIo): void {
@@ -39,7 +40,7 @@ export function registerMirrorCommand(program: Command, io: CliIo): void {
         do {
           const summary = await crawlPass(runtime, upstream, options.shard, signal, io.interactive);
           if (summary === null) return;
-          io.out(describe(summary, upstream));
+          io.out(`mirror: ${describeCrawl(summary, upstream)}`);
           if (options.once) return;
           await pause(runtime.config.mirrorIntervalMinutes * 60_000, signal);
         } while (!signal?.aborted);
@@ -124,20 +125,6 @@ async function crawlPass(
   } finally {
     bar?.stop();
   }
-}
-
-function describe(summary: CrawlSummary, mirror: Mirror): string {
-  const { matches } = summary;
-  const seconds = summary.ms / 1000;
-  const total = matches.stored + matches.held + matches.missing;
-  const budget = mirror.client.budgets.counts;
-  return (
-    `mirror: ${summary.samples} samples (${summary.skippedSamples} done before), ` +
-    `${summary.watched} watched players, ${total} matches: ${matches.stored} stored, ` +
-    `${matches.held} held already, ${matches.missing} missing upstream, in ${seconds.toFixed(1)} s ` +
-    `(${(matches.stored / Math.max(seconds, 0.001)).toFixed(1)} matches/s); ` +
-    `${budget.sent} limited upstream requests, ${budget.refused} refused`
-  );
 }
 
 function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {

@@ -8,6 +8,7 @@
  * only the sample request and the matches it was fetching.
  */
 import type { Clock } from '../clock.ts';
+import { PLATFORMS } from '../domain/shards.ts';
 import type { Store } from '../store/store.ts';
 import {
   listWatchedPlayers,
@@ -51,6 +52,9 @@ interface MatchRef {
   id: string;
   shard: string;
 }
+
+/** Shards crawled by default: every platform that has samples (tournaments have none). */
+export const DEFAULT_CRAWL_SHARDS: readonly string[] = PLATFORMS.filter((p) => p !== 'tournament');
 
 /** Names of a players filter per request (the spec's maximum). */
 const NAMES_PER_REQUEST = 10;
@@ -163,4 +167,19 @@ async function inParallel<T>(
     while (next < items.length) await work(items[next++]!);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/** One line saying what a pass did, with throughput and the upstream budget spent so far. */
+export function describeCrawl(summary: CrawlSummary, mirror: Mirror): string {
+  const { matches } = summary;
+  const seconds = summary.ms / 1000;
+  const total = matches.stored + matches.held + matches.missing;
+  const budget = mirror.client.budgets.counts;
+  return (
+    `${summary.samples} samples (${summary.skippedSamples} done before), ` +
+    `${summary.watched} watched players, ${total} matches: ${matches.stored} stored, ` +
+    `${matches.held} held already, ${matches.missing} missing upstream, in ${seconds.toFixed(1)} s ` +
+    `(${(matches.stored / Math.max(seconds, 0.001)).toFixed(1)} matches/s); ` +
+    `${budget.sent} limited upstream requests, ${budget.refused} refused`
+  );
 }

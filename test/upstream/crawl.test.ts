@@ -7,8 +7,8 @@ import { populateDemo } from '../../src/demo/populate-demo.ts';
 import { runJobOnce } from '../../src/jobs/scheduler.ts';
 import { buildSamplesJob } from '../../src/jobs/build-samples.ts';
 import { createMirror, type Mirror } from '../../src/upstream/mirror.ts';
-import { crawlUpstream } from '../../src/upstream/mirror-crawl.ts';
-import { DEFAULT_CRAWL_SHARDS } from '../../src/cli/mirror-command.ts';
+
+import { DEFAULT_CRAWL_SHARDS, crawlUpstream } from '../../src/upstream/mirror-crawl.ts';
 import { watchPlayers, listWatchedPlayers } from '../../src/store/mirror-state.ts';
 
 /** The match ids of every shard's upstream sample, asked with the upstream's own test key. */
