@@ -1,0 +1,97 @@
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { testDatabases } from '../helpers/stores.ts';
+import { startTestUpstream, type TestUpstream } from '../helpers/upstream.ts';
+import { runGamedata } from '../helpers/server-process.ts';
+import { makeMatchInput } from '../helpers/matches.ts';
+import { ingestMatch } from '../../src/ingest/ingest-match.ts';
+import { runJobOnce } from '../../src/jobs/scheduler.ts';
+import { buildSamplesJob } from '../../src/jobs/build-samples.ts';
+import { openStore } from '../../src/store/store.ts';
+import { DEFAULT_CRAWL_SHARDS } from '../../src/upstream/mirror-crawl.ts';
+
+const MATCH_ROUTE = '/shards/:shard/matches/:matchId';
+const DAY_MS = 86_400_000;
+const MATCHES = 60;
+
+describe('gamedata mirror --once: killed with SIGKILL, then run again', () => {
+  let upstream: TestUpstream;
+  let dataDir: string;
+  const expected = new Set<string>();
+
+  before(async () => {
+    upstream = await startTestUpstream(testDatabases[0]!);
+    // Enough matches in one day's sample that a kill lands part-way through the pass.
+    const createdAt = new Date(upstream.t.clock.now() - DAY_MS).toISOString();
+    for (let seed = 0; seed < MATCHES; seed++) {
+      const match = makeMatchInput({
+        seed: `kill-${seed}`,
+        telemetry: true,
+        overrides: { createdAt },
+      });
+      await ingestMatch(upstream.t, match);
+    }
+    await runJobOnce(upstream.t, buildSamplesJob, 'test');
+    for (const shard of DEFAULT_CRAWL_SHARDS) {
+      const response = await upstream.t.app.inject({
+        url: `/shards/${shard}/samples`,
+        headers: upstream.t.auth,
+      });
+      if (response.statusCode !== 200) continue;
+      for (const ref of response.json().data.relationships.matches.data) expected.add(ref.id);
+    }
+    upstream.received.clear();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-mirror-kill-'));
+  });
+  after(async () => {
+    await upstream.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('the restart completes the pass, each match stored once, little repeated', async () => {
+    const env = {
+      DATA_DIR: dataDir,
+      DEMO_DATA: 'off',
+      // The child runs on the real clock: keep every demo match, however old.
+      RETENTION_DAYS: '0',
+      UPSTREAM_URL: upstream.url,
+      UPSTREAM_API_KEYS: upstream.key,
+    };
+    const first = runGamedata(['mirror', '--once'], env);
+    while ((upstream.received.get(MATCH_ROUTE) ?? 0) < 3 && first.child.exitCode === null) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    first.child.kill('SIGKILL');
+    assert.equal((await first.exited).signal, 'SIGKILL');
+    const fetchedBefore = upstream.received.get(MATCH_ROUTE) ?? 0;
+    assert.ok(fetchedBefore < expected.size, 'killed part-way');
+
+    const second = runGamedata(['mirror', '--once'], env);
+    const { code } = await second.exited;
+    assert.equal(code, 0, second.stderr());
+    assert.match(second.stdout(), /matches: \d+ stored, \d+ held already, 0 missing upstream/);
+
+    const store = await openStore(`sqlite:${path.join(dataDir, 'gamedata.sqlite')}`);
+    try {
+      const rows = await store.db
+        .selectFrom('matches')
+        .select(['id', 'telemetry_key'])
+        .where('id', 'in', [...expected])
+        .execute();
+      assert.equal(rows.length, expected.size, 'every sampled match is stored');
+      assert.ok(
+        rows.every((row) => row.telemetry_key !== null),
+        'each with its telemetry',
+      );
+    } finally {
+      await store.close();
+    }
+    // Repeated at most the matches in flight when the first run was killed (4 at a time).
+    const fetched = upstream.received.get(MATCH_ROUTE) ?? 0;
+    assert.ok(fetched <= expected.size + 4, `${fetched} match requests for ${expected.size}`);
+    assert.equal(upstream.refused(), 0);
+  });
+});
