@@ -41,8 +41,11 @@ const DEFAULT_WINDOW_MS = 60_000;
 
 export class KeyBudgets {
   private readonly states: KeyState[];
-  /** Limited requests sent, and those the upstream refused (429). */
-  readonly counts = { sent: 0, refused: 0 };
+  /**
+   * Limited requests sent, those the upstream refused (429), and the budget left unspent in
+   * windows that ended: sent / (sent + unspent) is the share of the budget used.
+   */
+  readonly counts = { sent: 0, refused: 0, unspent: 0 };
 
   constructor(
     keys: readonly string[],
@@ -63,6 +66,7 @@ export class KeyBudgets {
     let soonest = Infinity;
     this.states.forEach((state, index) => {
       if (state.limit !== null && now >= state.resetAt) {
+        this.counts.unspent += Math.max(0, state.remaining);
         state.remaining = state.limit;
         state.resetAt = now + DEFAULT_WINDOW_MS;
       }
