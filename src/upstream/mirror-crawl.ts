@@ -39,6 +39,8 @@ export interface CrawlSummary {
   samples: number;
   skippedSamples: number;
   watched: number;
+  /** Watched players' ranked stats and mastery recordings stored (new or changed). */
+  recordings: number;
   matches: Record<MirroredMatch, number>;
   ms: number;
 }
@@ -70,6 +72,7 @@ export async function crawlUpstream(
     samples: 0,
     skippedSamples: 0,
     watched: 0,
+    recordings: 0,
     matches: { stored: 0, held: 0, missing: 0 },
     ms: 0,
   };
@@ -126,6 +129,7 @@ export async function crawlUpstream(
         const name = isObject(player.attributes) ? player.attributes.name : undefined;
         await fetchAll(matchRefs(player, shard));
         const entry = batch.find((p) => p.name === name);
+        summary.recordings += await mirror.recordings.refresh(shard, String(player.id), limited);
         if (entry)
           await markWatchedRefreshed(deps.store.db, entry, String(player.id), deps.clock.now());
         summary.watched++;
@@ -177,7 +181,7 @@ export function describeCrawl(summary: CrawlSummary, mirror: Mirror): string {
   const budget = mirror.client.budgets.counts;
   return (
     `${summary.samples} samples (${summary.skippedSamples} done before), ` +
-    `${summary.watched} watched players, ${total} matches: ${matches.stored} stored, ` +
+    `${summary.watched} watched players (${summary.recordings} ranked/mastery recordings), ${total} matches: ${matches.stored} stored, ` +
     `${matches.held} held already, ${matches.missing} missing upstream, in ${seconds.toFixed(1)} s ` +
     `(${(matches.stored / Math.max(seconds, 0.001)).toFixed(1)} matches/s); ` +
     `${budget.sent} limited upstream requests, ${budget.refused} refused`

@@ -8,6 +8,7 @@ import type { IngestDeps } from '../ingest/ingest-deps.ts';
 import { MatchMirror } from './mirror-matches.ts';
 import { UpstreamClient } from './upstream-client.ts';
 import { PlayerMirror } from './mirror-players.ts';
+import { RecordingMirror } from './mirror-recordings.ts';
 
 export { upstreamApiError } from './upstream-errors.ts';
 
@@ -15,6 +16,8 @@ export interface Mirror {
   client: UpstreamClient;
   matches: MatchMirror;
   players: PlayerMirror;
+  /** Watched players' ranked stats and mastery, kept as recorded. */
+  recordings: RecordingMirror;
 }
 
 /** The mirror of `config.upstream`, or null when none is configured. */
@@ -27,5 +30,5 @@ export function createMirror(
   const client = new UpstreamClient(upstream);
   const matches = new MatchMirror(deps, client, log);
   const players = new PlayerMirror(deps, client, matches, upstream.ttlMs.players);
-  return { client, matches, players };
+  return { client, matches, players, recordings: new RecordingMirror(deps, client, log) };
 }

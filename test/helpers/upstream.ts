@@ -11,7 +11,7 @@ import type { TestDatabase } from './stores.ts';
 export interface TestUpstream {
   t: TestApp;
   url: string;
-  /** The upstream key a mirror uses: 10 requests a minute. */
+  /** The upstream key a mirror uses: 10 requests a minute unless told otherwise. */
   key: string;
   /** Requests received so far by route template, and 429s sent. */
   received: Map<string, number>;
@@ -22,13 +22,15 @@ export interface TestUpstream {
 export async function startTestUpstream(
   database: TestDatabase,
   env: Record<string, string> = {},
+  /** Requests a minute of the mirror's upstream key. */
+  ratePerMinute = 10,
 ): Promise<TestUpstream> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const t = await createTestApp(database, { PUBLIC_BASE_URL: url, ...env });
   const { key } = await createApiKey(t.store.db, {
     name: 'mirror',
-    ratePerMinute: 10,
+    ratePerMinute,
     now: t.clock.now(),
   });
   const received = new Map<string, number>();

@@ -32,7 +32,8 @@ for (const database of testDatabases) {
     let mirror: Mirror;
 
     before(async () => {
-      upstream = await startTestUpstream(database);
+      // Two passes over four shards and a watched player's five lookups in one minute.
+      upstream = await startTestUpstream(database, {}, 30);
       await populateDemo(upstream.t, {
         seed: 5,
         scale: 0.02,
@@ -82,7 +83,7 @@ for (const database of testDatabases) {
       assert.equal(upstream.received.get('/shards/:shard/matches/:matchId') ?? 0, sent);
     });
 
-    test('watched players are looked up and their matches archived', async () => {
+    test('watched players are looked up, their matches archived, their mastery recorded', async () => {
       const players = await upstream.t.app.inject({
         url: '/shards/pc-b/samples',
         headers: upstream.t.auth,
@@ -104,6 +105,12 @@ for (const database of testDatabases) {
       await watchPlayers(mirrorApp.store.db, 'pc-b', [name], mirrorApp.clock.now());
       const summary = await crawlUpstream(mirrorApp, mirror, { shards: [] });
       assert.equal(summary.watched, 1);
+      assert.ok(summary.recordings >= 2, 'weapon and survival mastery at least');
+      const masteryPath = `/shards/pc-b/players/${accountId}/weapon_mastery`;
+      const original = await upstream.t.app.inject({ url: masteryPath, headers: upstream.t.auth });
+      const served = await mirrorApp.app.inject({ url: masteryPath, headers: mirrorApp.auth });
+      assert.equal(served.statusCode, 200);
+      assert.equal(served.body, original.body.replaceAll(upstream.url, TEST_BASE_URL));
       const [watched] = await listWatchedPlayers(mirrorApp.store.db);
       assert.ok(watched?.accountId?.startsWith('account.'));
       assert.equal(upstream.refused(), 0);
