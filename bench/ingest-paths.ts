@@ -30,7 +30,10 @@ export interface StartCost {
   wallMs: number;
 }
 
-/** `ingestMatch` in this process, one match after the other, from the input bytes. */
+/**
+ * `ingestMatch` in this process, one match after the other, from the input bytes (given as the
+ * source of the parsed input, as the CLI and HTTP paths give them).
+ */
 export async function ingestWithLibrary(set: MatchSet, dataDir: string): Promise<PathCost> {
   const runtime = await openRuntime(loadConfig(dataDirEnv(dataDir)));
   try {
@@ -38,7 +41,9 @@ export async function ingestWithLibrary(set: MatchSet, dataDir: string): Promise
     const cpu = process.cpuUsage();
     let failures = 0;
     for (const input of set.inputs) {
-      const result = await ingestMatch(runtime, JSON.parse(input.toString('utf8')));
+      const result = await ingestMatch(runtime, JSON.parse(input.toString('utf8')), {
+        source: input,
+      });
       if (result.status !== 'ingested') failures++;
     }
     const used = process.cpuUsage(cpu);

@@ -24,7 +24,10 @@ export async function ingestContent(
   options: IngestContentOptions = {},
 ): Promise<IngestResult> {
   if (isRecordedMatchDocument(content)) return ingestRecordedMatch(deps, content, options);
-  return ingestMatch(deps, content, options.telemetry ? { telemetry: options.telemetry } : {});
+  return ingestMatch(deps, content, {
+    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
+    ...(options.raw ? { source: options.raw } : {}),
+  });
 }
 
 /** Parses JSON text given as bytes; IngestError (the input as a whole) when it is not JSON. */

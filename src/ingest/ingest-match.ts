@@ -18,7 +18,13 @@ import type { IngestDeps, IngestResult } from './ingest-deps.ts';
 import { renderDocumentRow } from './load-match-document.ts';
 import { ingestRows, matchRecord } from './match-rows.ts';
 import { resolveMatchSeasons } from './match-seasons.ts';
-import { readTelemetryFile, telemetryFileOfEvents, type TelemetryFile } from './telemetry-file.ts';
+import {
+  readTelemetryFile,
+  telemetryFileOfEvents,
+  telemetryFileOfText,
+  type TelemetryFile,
+} from './telemetry-file.ts';
+import { inlineTelemetryText } from './telemetry-text.ts';
 import { validateMatchInput } from './validate-match.ts';
 
 export type { IngestDeps, IngestResult };
@@ -34,6 +40,11 @@ export interface IngestOptions {
   telemetry?: Buffer | TelemetryFile;
   /** The recorded JSON:API document the input was read from, exactly as recorded. */
   recorded?: Buffer;
+  /**
+   * The JSON text the input was parsed from: events given inline are then stored as these
+   * bytes, never serialized again.
+   */
+  source?: Buffer;
 }
 
 /**
@@ -46,7 +57,7 @@ export async function ingestMatch(
   options: IngestOptions = {},
 ): Promise<IngestResult> {
   const match = validateMatchInput(input, deps.clock.now(), deps.config);
-  const file = await telemetryFileOf(deps, match.input.telemetry, options.telemetry);
+  const file = await telemetryFileOf(deps, match.input.telemetry, options);
   const seasons = await resolveMatchSeasons(
     deps.store,
     match.platforms,
@@ -132,16 +143,22 @@ async function settleStored(
   return { ...result, status, telemetry: true };
 }
 
-/** The telemetry file of a match: given inline as events, or as a file — not both. */
+/**
+ * The telemetry file of a match: given inline as events (their bytes in the source text when
+ * there is one), or as a file — not both.
+ */
 async function telemetryFileOf(
   deps: IngestDeps,
   inline: unknown[] | undefined,
-  given: Buffer | TelemetryFile | undefined,
+  { telemetry: given, source }: IngestOptions,
 ): Promise<TelemetryFile | undefined> {
   if (inline !== undefined && given !== undefined) {
     throw new IngestError('telemetry', 'given twice: inline events and a telemetry file');
   }
-  if (inline !== undefined) return telemetryFileOfEvents(inline);
+  if (inline !== undefined) {
+    const text = source === undefined ? null : inlineTelemetryText(source);
+    return text === null ? telemetryFileOfEvents(inline) : telemetryFileOfText(text, inline);
+  }
   if (given === undefined || !Buffer.isBuffer(given)) return given;
   return readTelemetryFile(given, deps.config.ingestMaxBytes);
 }

@@ -2,8 +2,8 @@
  * A match's telemetry file as ingest stores it. A recorded file is kept byte for byte: gzip
  * bytes exactly as given, or the given plain bytes gzipped once — parsing only validates it,
  * and nothing parsed is ever serialized back into the file (re-serializing changes how numbers
- * are spelled: `1.0`, `350.40002000`, `1e-7`). Only events given inline in the ingest format,
- * which have no file bytes, are serialized.
+ * are spelled: `1.0`, `350.40002000`, `1e-7`). Events given inline in the ingest format are
+ * stored as their text in the input when ingest has it, and serialized only when it has not.
  */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
@@ -61,6 +61,11 @@ export async function readTelemetryFile(bytes: Buffer, maxBytes: number): Promis
 export async function telemetryFileOfEvents(events: unknown[]): Promise<TelemetryFile> {
   const plain = Buffer.from(JSON.stringify(events));
   return { gzip: await gzip(plain), plain, events };
+}
+
+/** The file of events given inline, from their JSON text as it arrived (parsed as `events`). */
+export async function telemetryFileOfText(text: Buffer, events: unknown[]): Promise<TelemetryFile> {
+  return { gzip: await gzip(text), plain: text, events };
 }
 
 /** True when a stored gzip file holds exactly the JSON text of `file`. */

@@ -1,7 +1,10 @@
 /**
  * Multi-row statements without their build cost: the SQL text of a multi-row insert depends
  * only on the dialect and the number of rows, so it is built with Kysely once per shape and then
- * reused with new parameters.
+ * reused with new parameters. Rows go in chunks of power-of-two sizes, so that a few shapes per
+ * statement serve every row count and each is built and prepared once: a shape per count would
+ * make almost every match of a new ingest build and prepare its statements anew, which costs
+ * more than running them.
  */
 import { CompiledQuery, type Compilable } from 'kysely';
 import type { Db } from './store.ts';
@@ -29,9 +32,10 @@ export async function executeBatched<R extends object, O = unknown>(
 ): Promise<O[]> {
   if (rows.length === 0) return [];
   const columns = Object.keys(rows[0]!) as (keyof R)[];
-  const size = Math.max(1, Math.floor(MAX_BOUND_PARAMETERS / columns.length));
+  const largest = largestPowerOfTwo(Math.max(1, Math.floor(MAX_BOUND_PARAMETERS / columns.length)));
   const results: O[] = [];
-  for (let start = 0; start < rows.length; start += size) {
+  for (let start = 0, size = 0; start < rows.length; start += size) {
+    size = Math.min(largest, largestPowerOfTwo(rows.length - start));
     const chunk = rows.slice(start, start + size);
     const key = `${dialect}:${name}:${chunk.length}`;
     const parameters: unknown[] = new Array(chunk.length * columns.length);
@@ -52,6 +56,11 @@ export async function executeBatched<R extends object, O = unknown>(
     results.push(...result.rows);
   }
   return results;
+}
+
+/** The largest power of two not above `n` (n ≥ 1). */
+function largestPowerOfTwo(n: number): number {
+  return 2 ** Math.floor(Math.log2(n));
 }
 
 /** SQL texts of batched statements by dialect, statement and row count; the oldest go first. */
