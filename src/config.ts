@@ -134,6 +134,12 @@ const Env = Type.Object({
     description:
       'Largest match or telemetry file `POST`/`PUT /ingest/…` accept, counted unzipped (megabytes); 413 beyond.',
   }),
+  INGEST_WORKERS: Type.Integer({
+    minimum: 0,
+    default: 1,
+    description:
+      'Worker threads preparing matches (parse, validate, telemetry gzip, rendering) while `gamedata ingest` writes; 0 prepares them on the main thread.',
+  }),
   INGEST_RATE_LIMIT_PER_MINUTE: Type.Integer({
     minimum: 1,
     default: 120,
@@ -275,6 +281,8 @@ export interface Config {
   defaultRatePerMinute: number;
   /** Largest ingest body or telemetry file, in bytes once unzipped. */
   ingestMaxBytes: number;
+  /** Worker threads preparing matches for `gamedata ingest` (0: on the main thread). */
+  ingestWorkers: number;
   /** Default per-minute budget of an ingest key. */
   ingestRatePerMinute: number;
   matchCacheBytes: number;
@@ -394,6 +402,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     redisUrl: parsed.REDIS_URL ?? null,
     defaultRatePerMinute: parsed.RATE_LIMIT_PER_MINUTE,
     ingestMaxBytes: parsed.INGEST_MAX_MB * 1024 * 1024,
+    ingestWorkers: parsed.INGEST_WORKERS,
     ingestRatePerMinute: parsed.INGEST_RATE_LIMIT_PER_MINUTE,
     matchCacheBytes: parsed.MATCH_CACHE_MB * 1024 * 1024,
     jobs: parsed.JOBS,

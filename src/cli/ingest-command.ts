@@ -5,6 +5,7 @@
 import { Option, type Command } from 'commander';
 import { instant, withRuntime, type CliIo } from './cli-io.ts';
 import { ingestPath } from '../ingest/ingest-source.ts';
+import { openPreparePool } from '../ingest/prepare-pool.ts';
 import { requestDerivedDataRebuild } from '../jobs/index.ts';
 
 interface IngestCommandOptions {
@@ -39,7 +40,12 @@ export function registerIngestCommand(program: Command, io: CliIo): void {
     )
     .action(async (source: string, options: IngestCommandOptions) => {
       await withRuntime(io, async (runtime) => {
-        const results = await ingestPath(runtime, source, options);
+        const { ingestWorkers } = runtime.config;
+        const pool = ingestWorkers > 0 ? openPreparePool(ingestWorkers, runtime.config) : null;
+        const results = await ingestPath(runtime, source, {
+          ...options,
+          ...(pool ? { pool } : {}),
+        }).finally(() => pool?.close());
         const counts = { ingested: 0, attached: 0, unchanged: 0, error: 0 };
         for (const result of results) {
           // Clans, statuses and recorded ranked/clan documents say 'duplicate' for unchanged.

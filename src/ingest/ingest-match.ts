@@ -5,46 +5,28 @@
  * Ingesting a stored match again changes nothing — except that a match stored without telemetry
  * takes the telemetry file it now comes with.
  */
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
-import { canonicalMatchDocumentVariant, documentEtag } from '../presenters/match-document.ts';
 import { telemetryPath } from '../presenters/telemetry-url.ts';
 import { findStoredMatch, writeIngestedMatch, type StoredMatch } from '../store/ingest-writes.ts';
-import { RECORDED_DOCUMENT } from '../store/match-documents.ts';
-import type { MatchDocumentsTable } from '../store/schema.ts';
 import { attachTelemetryFile } from './attach-telemetry.ts';
+import {
+  deriveMatch,
+  matchTelemetryFile,
+  type DerivedMatch,
+  type MatchTelemetryOptions,
+} from './derive-match.ts';
 import { IngestError, MatchNotStoredError } from './ingest-error.ts';
 import type { IngestDeps, IngestResult } from './ingest-deps.ts';
-import { renderDocumentRow } from './load-match-document.ts';
 import { ingestRows, matchRecord } from './match-rows.ts';
 import { resolveMatchSeasons } from './match-seasons.ts';
-import {
-  readTelemetryFile,
-  telemetryFileOfEvents,
-  telemetryFileOfText,
-  type TelemetryFile,
-} from './telemetry-file.ts';
-import { inlineTelemetryText } from './telemetry-text.ts';
-import { validateMatchInput } from './validate-match.ts';
+import { readTelemetryFile, type TelemetryFile } from './telemetry-file.ts';
+import { validateMatchInput, type ValidMatch } from './validate-match.ts';
 
 export type { IngestDeps, IngestResult };
 export { IngestError };
 
-const gzip = promisify(zlib.gzip);
-
-export interface IngestOptions {
-  /**
-   * The match's telemetry file as given (gzip or JSON bytes), or already read; stored byte for
-   * byte. Not together with events inline in the input.
-   */
-  telemetry?: Buffer | TelemetryFile;
+export interface IngestOptions extends MatchTelemetryOptions {
   /** The recorded JSON:API document the input was read from, exactly as recorded. */
   recorded?: Buffer;
-  /**
-   * The JSON text the input was parsed from: events given inline are then stored as these
-   * bytes, never serialized again.
-   */
-  source?: Buffer;
 }
 
 /**
@@ -57,7 +39,24 @@ export async function ingestMatch(
   options: IngestOptions = {},
 ): Promise<IngestResult> {
   const match = validateMatchInput(input, deps.clock.now(), deps.config);
-  const file = await telemetryFileOf(deps, match.input.telemetry, options);
+  const file = await matchTelemetryFile(match.input.telemetry, options, deps.config);
+  return storeMatch(deps, match, file, () =>
+    deriveMatch(match, file, options.recorded ?? null, deps.config),
+  );
+}
+
+/**
+ * Stores a validated match with its telemetry file: resolves its season, and unless the match
+ * is stored already (then only its telemetry may be attached), puts the file in the blob store
+ * and writes the match with its `derived` documents and mastery rows in one transaction. Shared
+ * by ingestMatch and matches prepared by worker threads (prepare-pool.ts).
+ */
+export async function storeMatch(
+  deps: IngestDeps,
+  match: ValidMatch,
+  file: TelemetryFile | undefined,
+  derive: () => Promise<DerivedMatch>,
+): Promise<IngestResult> {
   const seasons = await resolveMatchSeasons(
     deps.store,
     match.platforms,
@@ -73,20 +72,15 @@ export async function ingestMatch(
   const stored = await findStoredMatch(deps.store.db, match.input.id);
   if (stored !== null) return settleStored(deps, stored, file);
 
-  const record = matchRecord(match, file !== undefined);
-  const variant = canonicalMatchDocumentVariant(match.input.platformShard, deps.config);
-  const documents = [await renderDocumentRow(record, variant, options.recorded ?? null)];
-  if (options.recorded)
-    documents.push(await recordedRow(match.input.id, match.createdAt, options.recorded));
-
+  const { documents, mastery } = await derive();
   let telemetryKey: string | null = null;
   if (file) {
     telemetryKey = telemetryBlobKey(match.input.platformShard, match.assetCreatedAt, match.assetId);
     await deps.blobs.put(telemetryKey, file.gzip);
   }
-  const rows = ingestRows(match, record, seasons, {
+  const rows = ingestRows(match, matchRecord(match, file !== undefined), seasons, {
     telemetryKey,
-    telemetryEvents: file?.events ?? null,
+    mastery,
     documents,
     now: deps.clock.now(),
   });
@@ -141,42 +135,6 @@ async function settleStored(
   const key = telemetryBlobKey(stored.platform, stored.assetCreatedAt, stored.assetId);
   const status = await attachTelemetryFile(deps, stored, file, key);
   return { ...result, status, telemetry: true };
-}
-
-/**
- * The telemetry file of a match: given inline as events (their bytes in the source text when
- * there is one), or as a file — not both.
- */
-async function telemetryFileOf(
-  deps: IngestDeps,
-  inline: unknown[] | undefined,
-  { telemetry: given, source }: IngestOptions,
-): Promise<TelemetryFile | undefined> {
-  if (inline !== undefined && given !== undefined) {
-    throw new IngestError('telemetry', 'given twice: inline events and a telemetry file');
-  }
-  if (inline !== undefined) {
-    const text = source === undefined ? null : inlineTelemetryText(source);
-    return text === null ? telemetryFileOfEvents(inline) : telemetryFileOfText(text, inline);
-  }
-  if (given === undefined || !Buffer.isBuffer(given)) return given;
-  return readTelemetryFile(given, deps.config.ingestMaxBytes);
-}
-
-/** The row keeping a recorded document as it was given. */
-async function recordedRow(
-  matchId: string,
-  createdAt: number,
-  recorded: Buffer,
-): Promise<MatchDocumentsTable> {
-  return {
-    match_id: matchId,
-    variant: RECORDED_DOCUMENT,
-    etag: documentEtag(recorded),
-    body: recorded,
-    body_gzip: await gzip(recorded),
-    created_at: createdAt,
-  };
 }
 
 /**

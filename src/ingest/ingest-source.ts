@@ -13,6 +13,8 @@ import path from 'node:path';
 import type { IngestDeps, IngestResult } from './ingest-deps.ts';
 import { ingestContent, matchIdOf } from './ingest-content.ts';
 import { ingestEntity, isEntityItem, type EntityResult } from './ingest-entity.ts';
+import { ingestFilesPooled, type PooledResult } from './pooled-files.ts';
+import type { PreparePool } from './prepare-pool.ts';
 import { isRecordedMatchDocument } from './recorded-match.ts';
 import { MATCH_FILE, decode, itemTexts, readStream, siblingTelemetry } from './source-files.ts';
 
@@ -25,6 +27,8 @@ export interface IngestSourceOptions {
   platform?: string;
   /** When recorded ranked, clan and mastery documents were recorded, epoch ms (default: now). */
   recordedAt?: number;
+  /** Worker threads that prepare the matches of a directory while the last one is stored. */
+  pool?: PreparePool;
   /** Called after each match, e.g. for progress output. */
   onResult?: (result: IngestSourceResult) => void;
 }
@@ -85,9 +89,15 @@ export async function ingestPath(
     });
     return results;
   }
-  for (const file of files) {
-    await ingestFile(deps, file, () => fs.readFile(file), telemetryOverride, options, report);
+  const ingestOneFile = (file: string): Promise<void> =>
+    ingestFile(deps, file, () => fs.readFile(file), telemetryOverride, options, report);
+  if (options.pool && files.length > 1) {
+    const pooled = (file: string, result: Exclude<PooledResult, null>): void =>
+      report({ source: file, ...result });
+    await ingestFilesPooled(deps, options.pool, files, pooled, ingestOneFile);
+    return results;
   }
+  for (const file of files) await ingestOneFile(file);
   return results;
 }
 

@@ -12,11 +12,10 @@ import {
 } from '../domain/stats.ts';
 import { renderParticipantStats, type MatchRecord } from '../presenters/match-document.ts';
 import type { IngestedMatchRows, SeasonStatsAddition } from '../store/ingest-writes.ts';
+import type { MatchMasteryRows } from '../store/mastery-writes.ts';
 import type { MatchDocumentsTable } from '../store/schema.ts';
 import type { ValidMatch } from './validate-match.ts';
 import { rankedAdditions } from './ranked-results.ts';
-import { masteryMatchOf } from './mastery-match.ts';
-import { matchMasteryRows } from './mastery-rows.ts';
 
 export const DEFAULT_TITLE_ID = 'bluehole-pubg';
 /** seasonState when the input leaves it out: a match is played while its season is in progress. */
@@ -67,8 +66,8 @@ export function ingestRows(
   seasons: ReadonlyMap<Platform, string>,
   extra: {
     telemetryKey: string | null;
-    /** The parsed telemetry events (null: the match came without telemetry), read for mastery. */
-    telemetryEvents: readonly unknown[] | null;
+    /** What the match adds to mastery (deriveMatch). */
+    mastery: MatchMasteryRows;
     documents: MatchDocumentsTable[];
     now: number;
   },
@@ -151,7 +150,7 @@ export function ingestRows(
     ranked: rankedAdditions(match, seasons),
     tournament: m.tournamentId ? { id: m.tournamentId, createdAt: match.createdAt } : null,
     documents,
-    mastery: matchMasteryRows(masteryMatchOf(match), extra.telemetryEvents),
+    mastery: extra.mastery,
     now,
   };
 }

@@ -34,9 +34,12 @@ export async function executeBatched<R extends object, O = unknown>(
   const columns = Object.keys(rows[0]!) as (keyof R)[];
   const largest = largestPowerOfTwo(Math.max(1, Math.floor(MAX_BOUND_PARAMETERS / columns.length)));
   const results: O[] = [];
-  for (let start = 0, size = 0; start < rows.length; start += size) {
-    size = Math.min(largest, largestPowerOfTwo(rows.length - start));
-    const chunk = rows.slice(start, start + size);
+  for (let start = 0; start < rows.length;) {
+    const chunk = rows.slice(
+      start,
+      start + Math.min(largest, largestPowerOfTwo(rows.length - start)),
+    );
+    start += chunk.length;
     const key = `${dialect}:${name}:${chunk.length}`;
     const parameters: unknown[] = new Array(chunk.length * columns.length);
     let i = 0;

@@ -1,0 +1,124 @@
+/**
+ * Preparing a match from its bytes, the part of ingest that needs no store: parse (once),
+ * validate, find or read its telemetry file and gzip it, render its documents and tally its
+ * mastery. Runs in a worker thread (prepare-worker.ts) or in process; the outcome is plain data
+ * that crosses threads, errors included.
+ */
+import type { Config } from '../config.ts';
+import { deriveMatch, matchTelemetryFile, type DerivedMatch } from './derive-match.ts';
+import { IngestError, IngestTooLargeError } from './ingest-error.ts';
+import { validateMatchInput, type ValidMatch } from './validate-match.ts';
+
+/** The settings preparing a match reads. */
+export type PrepareConfig = Pick<
+  Config,
+  'publicBaseUrl' | 'telemetryBaseUrl' | 'retentionDays' | 'shardAliases' | 'ingestMaxBytes'
+>;
+
+/** One match to prepare: its JSON text, its telemetry file if given apart, the clock's now. */
+export interface PrepareTask {
+  source: Uint8Array;
+  telemetry?: Uint8Array;
+  /** Epoch ms the match is validated against (the ingest clock's now when it was read). */
+  now: number;
+}
+
+/** The telemetry file as stored (gzip) and its JSON text; its events stay where they were parsed. */
+export interface PreparedFile {
+  gzip: Buffer;
+  plain: Buffer;
+}
+
+/**
+ * `prepared`: valid, ready to store (its input without the telemetry events); `other`: not a
+ * match in the ingest format (an array, a recorded document, a clan, unreadable JSON), for the
+ * caller to ingest as it would without a pool; `error`: refused, nothing to store.
+ */
+export type PrepareOutcome =
+  | { kind: 'prepared'; match: ValidMatch; file: PreparedFile | null; derived: DerivedMatch }
+  | { kind: 'other' }
+  | { kind: 'error'; error: PrepareError; matchId?: string };
+
+/** An error as it crosses threads; `toError` makes it the error the in-process path throws. */
+export interface PrepareError {
+  name: string;
+  message: string;
+  field?: string;
+}
+
+/** Prepares one match; never throws (errors are outcomes). */
+export async function prepareMatch(
+  task: PrepareTask,
+  config: PrepareConfig,
+): Promise<PrepareOutcome> {
+  const source = Buffer.from(task.source.buffer, task.source.byteOffset, task.source.byteLength);
+  let content: unknown;
+  try {
+    content = JSON.parse(source.toString('utf8'));
+  } catch {
+    return { kind: 'other' };
+  }
+  if (!isIngestFormat(content)) return { kind: 'other' };
+  const id = (content as { id?: unknown }).id;
+  try {
+    const match = validateMatchInput(content, task.now, config);
+    const telemetry = task.telemetry && bufferOf(task.telemetry);
+    const file = await matchTelemetryFile(
+      match.input.telemetry,
+      { source, ...(telemetry ? { telemetry } : {}) },
+      config,
+    );
+    const derived = await deriveMatch(match, file, null, config);
+    delete match.input.telemetry;
+    return {
+      kind: 'prepared',
+      match,
+      file: file ? { gzip: file.gzip, plain: file.plain } : null,
+      derived,
+    };
+  } catch (error) {
+    return {
+      kind: 'error',
+      error: errorOf(error),
+      ...(typeof id === 'string' ? { matchId: id } : {}),
+    };
+  }
+}
+
+/**
+ * True for an object that can only be a match in the ingest format: recorded documents (`data`)
+ * and clan or player status inputs (`kind`) are members the ingest format does not have.
+ * Decided without their modules, which the worker then need not load.
+ */
+function isIngestFormat(content: unknown): boolean {
+  return (
+    typeof content === 'object' &&
+    content !== null &&
+    !Array.isArray(content) &&
+    !('data' in content) &&
+    !('kind' in content)
+  );
+}
+
+/** A Buffer over the bytes of a Uint8Array (what a Buffer becomes when it crosses threads). */
+export function bufferOf(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+function errorOf(error: unknown): PrepareError {
+  if (error instanceof IngestError) {
+    return { name: error.name, field: error.field, message: error.message };
+  }
+  const { name, message } = error instanceof Error ? error : new Error(String(error));
+  return { name, message };
+}
+
+/** The error the in-process path would have thrown, same class and message. */
+export function toError(error: PrepareError): Error {
+  let made: Error;
+  if (error.name === 'IngestError') made = new IngestError(error.field ?? '', '');
+  else if (error.name === 'IngestTooLargeError') made = new IngestTooLargeError('');
+  else made = new Error('');
+  made.message = error.message;
+  return made;
+}

@@ -1,0 +1,112 @@
+/**
+ * Worker threads that prepare matches (parse, validate, gzip telemetry, render, tally mastery)
+ * while the main thread writes: with several matches to ingest, the next ones are prepared on
+ * the other cores as the current one commits — SQLite has one writer, and the writes are what
+ * must stay on the thread that holds the store. Each task goes to the least busy worker.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import {
+  bufferOf,
+  type PrepareConfig,
+  type PrepareOutcome,
+  type PrepareTask,
+} from './prepare-match.ts';
+
+/** A pool of prepare workers; `close` ends them (tasks still pending then are rejected). */
+export interface PreparePool {
+  readonly size: number;
+  prepare(task: PrepareTask): Promise<PrepareOutcome>;
+  close(): Promise<void>;
+}
+
+interface Slot {
+  worker: Worker;
+  pending: Map<number, { resolve: (o: PrepareOutcome) => void; reject: (e: Error) => void }>;
+}
+
+/** The extension of the modules as run: `.ts` from the sources, `.js` once built. */
+const EXTENSION = path.extname(fileURLToPath(import.meta.url));
+
+/** A worker running prepare-worker with `config`. */
+function startWorker(config: PrepareConfig): Worker {
+  const file = new URL(`./prepare-worker${EXTENSION}`, import.meta.url);
+  const workerData = { config };
+  if (EXTENSION !== '.ts') return new Worker(file, { workerData });
+  // Run from the TypeScript sources (tsx): a worker thread does not inherit the loader, so it
+  // registers tsx's before it imports the worker module.
+  const api = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  const bootstrap = `import(${api}).then(({ register }) => { register(); return import(${JSON.stringify(file.href)}); });`;
+  return new Worker(bootstrap, { eval: true, workerData });
+}
+
+/** A pool of `size` (≥ 1) workers preparing matches with `config`, started at the first task. */
+export function openPreparePool(size: number, config: PrepareConfig): PreparePool {
+  const slots: Slot[] = [];
+  let nextId = 0;
+  let closed = false;
+
+  const start = (): Slot => {
+    const slot: Slot = { worker: startWorker(config), pending: new Map() };
+    slot.worker.on('message', ({ id, outcome }: { id: number; outcome: PrepareOutcome }) => {
+      const waiter = slot.pending.get(id);
+      slot.pending.delete(id);
+      waiter?.resolve(withBuffers(outcome));
+    });
+    const fail = (error: Error): void => {
+      for (const waiter of slot.pending.values()) waiter.reject(error);
+      slot.pending.clear();
+      // A worker that died is replaced at the next task.
+      const index = slots.indexOf(slot);
+      if (index !== -1) slots.splice(index, 1);
+    };
+    slot.worker.on('error', fail);
+    slot.worker.on('exit', (code) => {
+      if (!closed) fail(new Error(`an ingest worker thread stopped (exit code ${code})`));
+    });
+    slots.push(slot);
+    return slot;
+  };
+
+  return {
+    size,
+    prepare(task) {
+      if (closed) return Promise.reject(new Error('the ingest worker pool is closed'));
+      while (slots.length < size) start();
+      const slot = slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        slot.pending.set(id, { resolve, reject });
+        slot.worker.postMessage({ id, task });
+      });
+    },
+    async close() {
+      closed = true;
+      const ending = slots.splice(0);
+      for (const slot of ending) {
+        for (const waiter of slot.pending.values()) {
+          waiter.reject(new Error('the ingest worker pool is closed'));
+        }
+      }
+      await Promise.all(ending.map((slot) => slot.worker.terminate()));
+    },
+  };
+}
+
+/** Buffers arrive from a worker as Uint8Arrays: make them Buffers again (no copy). */
+function withBuffers(outcome: PrepareOutcome): PrepareOutcome {
+  if (outcome.kind !== 'prepared') return outcome;
+  const file = outcome.file && {
+    gzip: bufferOf(outcome.file.gzip),
+    plain: bufferOf(outcome.file.plain),
+  };
+  const documents = outcome.derived.documents.map((row) => {
+    const columns: Record<string, unknown> = { ...row };
+    for (const [column, value] of Object.entries(columns)) {
+      if (value instanceof Uint8Array) columns[column] = bufferOf(value);
+    }
+    return columns as unknown as typeof row;
+  });
+  return { ...outcome, file, derived: { ...outcome.derived, documents } };
+}

@@ -1,0 +1,154 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { IngestError } from '../../src/ingest/ingest-error.ts';
+import { ingestMatch } from '../../src/ingest/ingest-match.ts';
+import { ingestMatchBytes } from '../../src/ingest/ingest-prepared.ts';
+import { openPreparePool } from '../../src/ingest/prepare-pool.ts';
+import { inlineTelemetryText } from '../../src/ingest/telemetry-text.ts';
+import type { MatchInput } from '../../src/ingest/match-input.ts';
+import { testDatabases } from '../helpers/stores.ts';
+import { openIngestContext, TEST_CONFIG, type IngestTestContext } from '../helpers/ingest-deps.ts';
+import { makeMatchInput, sampleTelemetry } from '../helpers/matches.ts';
+
+/** Every table ingest writes, compared row for row. */
+const TABLES = [
+  'matches',
+  'rosters',
+  'participants',
+  'players',
+  'player_matches',
+  'season_stats',
+  'stat_days',
+  'tournaments',
+  'match_documents',
+  'ranked_results',
+  'ranked_stats',
+  'weapon_mastery',
+  'weapon_medals',
+  'survival_mastery',
+  'mastery_pending_telemetry',
+] as const;
+
+/**
+ * A match as JSON text with its telemetry inline, spelled as JSON.stringify never would
+ * (`1.0`, `1E2`, spaces): stored as these bytes or not at all.
+ */
+function matchText(input: MatchInput): { text: Buffer; telemetry: string } {
+  const events = JSON.stringify(sampleTelemetry(input.id, Date.parse(input.createdAt)));
+  const telemetry = `[ {"_T":"LogPlayerPosition","_D":"2026-11-20T12:01:00.000Z","x":1.0,"y":1E2},${events.slice(1)}`;
+  const head = JSON.stringify(input).slice(0, -1);
+  return { text: Buffer.from(`${head}, "telemetry" : ${telemetry}\n}`), telemetry };
+}
+
+async function dump(ctx: IngestTestContext): Promise<Record<string, unknown[]>> {
+  const tables: Record<string, unknown[]> = {};
+  for (const table of TABLES) {
+    const rows = await ctx.deps.store.db.selectFrom(table).selectAll().execute();
+    tables[table] = rows.map((row) => JSON.stringify(row)).sort();
+  }
+  const blobs = ctx.blobs().map((key) => [key, fs.readFileSync(path.join(ctx.blobDir, key))]);
+  return { ...tables, blobs };
+}
+
+test('the inline telemetry text is found as JSON.parse reads the object, or not at all', () => {
+  const found = (text: string): string | undefined =>
+    inlineTelemetryText(Buffer.from(text))?.toString();
+  assert.equal(found('{"a":1,"telemetry":[{"_T":"x\\"]"}],"b":[2]}'), '[{"_T":"x\\"]"}]');
+  assert.equal(found('{"telemetry":[1],"x":{"telemetry":[2]},"telemetry":[ 3 ]}'), '[ 3 ]');
+  assert.equal(found('{"x":"telemetry","y":[{"telemetry":[9]}]}'), undefined);
+  assert.equal(found('{"telemetry":"none"}'), undefined);
+  // A key spelled with escapes could be the one JSON.parse keeps: not guessed.
+  assert.equal(found('{"telemetry":[1],"tele\\u006detry":[2]}'), undefined);
+  assert.equal(found('{"a":"\\\\","telemetry":[1]}'), '[1]');
+});
+
+for (const database of testDatabases) {
+  const name = (title: string): string => `[${database.name}] ${title}`;
+
+  test(name('matches prepared by worker threads store what ingestMatch stores'), async () => {
+    const inline = makeMatchInput({ seed: 'pool-inline', rosters: 3 });
+    const bare = makeMatchInput({ seed: 'pool-bare' });
+    const withFile = makeMatchInput({ seed: 'pool-file' });
+    const { text, telemetry } = matchText(inline);
+    const file = zlib.gzipSync(JSON.stringify(sampleTelemetry(withFile.id, Date.now())));
+    const bareText = Buffer.from(JSON.stringify(bare));
+    const fileText = Buffer.from(JSON.stringify(withFile));
+
+    const local = await openIngestContext(database);
+    const pooled = await openIngestContext(database);
+    const pool = openPreparePool(2, TEST_CONFIG);
+    try {
+      await ingestMatch(local.deps, JSON.parse(text.toString()), { source: text });
+      await ingestMatch(local.deps, bare);
+      await ingestMatch(local.deps, withFile, { telemetry: file });
+      // In the same order: the newest match's values win ties of createdAt.
+      const results = [
+        await ingestMatchBytes(pooled.deps, pool, text),
+        await ingestMatchBytes(pooled.deps, pool, bareText),
+        await ingestMatchBytes(pooled.deps, pool, fileText, file),
+      ];
+      assert.deepEqual(
+        results.map((r) => [r?.status, r?.telemetry]),
+        [
+          ['ingested', true],
+          ['ingested', false],
+          ['ingested', true],
+        ],
+      );
+      assert.deepEqual(await dump(pooled), await dump(local));
+      const stored = (await dump(pooled)).blobs!.map((b) => (b as [string, Buffer])[1]);
+      const texts = stored.map((gzip) => zlib.gunzipSync(gzip).toString());
+      assert.ok(texts.includes(telemetry), 'inline telemetry stored as its text in the input');
+      assert.ok(
+        stored.some((gzip) => gzip.equals(file)),
+        'a gzip file stored as given',
+      );
+
+      // Again: nothing changes, and the match stored without telemetry takes it now.
+      const again = await ingestMatchBytes(pooled.deps, pool, fileText);
+      assert.equal(again?.status, 'unchanged');
+      const late = await ingestMatchBytes(pooled.deps, pool, bareText, file);
+      assert.equal(late?.status, 'attached');
+    } finally {
+      await pool.close();
+      await local.close();
+      await pooled.close();
+    }
+  });
+
+  test(name('a match refused in a worker is the same ingest error, nothing written'), async () => {
+    const ctx = await openIngestContext(database);
+    const pool = openPreparePool(1, TEST_CONFIG);
+    try {
+      const input = makeMatchInput({ seed: 'pool-bad', stats: () => ({ kills: -1 }) });
+      const bytes = Buffer.from(JSON.stringify(input));
+      const inProcess = await ingestMatch(ctx.deps, input).catch((error: unknown) => error);
+      const pooled = await ingestMatchBytes(ctx.deps, pool, bytes).catch((e: unknown) => e);
+      assert.ok(pooled instanceof IngestError);
+      assert.ok(inProcess instanceof IngestError);
+      assert.equal(pooled.field, 'rosters/0/participants/0/stats/kills');
+      assert.equal(pooled.message, inProcess.message);
+      assert.ok(Object.values(await ctx.rowCounts()).every((n) => n === 0));
+      assert.deepEqual(ctx.blobs(), []);
+      // Not a match in the ingest format: left to the caller.
+      assert.equal(await ingestMatchBytes(ctx.deps, pool, Buffer.from('[]')), null);
+      assert.equal(await ingestMatchBytes(ctx.deps, pool, Buffer.from('{"data":{}}')), null);
+    } finally {
+      await pool.close();
+      await ctx.close();
+    }
+  });
+}
+
+test('the pool shuts down: pending and later tasks are refused, its threads end', async () => {
+  const pool = openPreparePool(1, TEST_CONFIG);
+  const input = Buffer.from(JSON.stringify(makeMatchInput({ seed: 'pool-close' })));
+  assert.equal((await pool.prepare({ source: input, now: Date.now() })).kind, 'prepared');
+  const pending = assert.rejects(pool.prepare({ source: input, now: Date.now() }), /closed/);
+  await pool.close();
+  await pending;
+  await assert.rejects(pool.prepare({ source: input, now: Date.now() }), /closed/);
+});
