@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { ingestPath } from '../../src/ingest/ingest-source.ts';
+import { openPreparePool } from '../../src/ingest/prepare-pool.ts';
 import { resolveShard, VENDOR_SHARD_ALIASES } from '../../src/domain/shards.ts';
 import {
   renderMatchDocument,
@@ -64,63 +65,86 @@ function tempDir(): string {
 for (const database of testDatabases) {
   const name = (title: string): string => `[${database.name}] ${title}`;
 
-  test(name('a directory ingests file by file, one bad match stopping nothing'), async () => {
-    const ctx = await openIngestContext(database);
-    const dir = tempDir();
-    try {
-      const single = makeMatchInput({ seed: 'a' });
-      const good = makeMatchInput({ seed: 'b1' });
-      const bad = makeMatchInput({ seed: 'b2', overrides: { regionShard: 'console-a-eu' } });
-      const document = makeMatchInput({ seed: 'c' });
-      fs.writeFileSync(path.join(dir, 'a.json'), JSON.stringify(single));
-      fs.writeFileSync(path.join(dir, 'b.json.gz'), zlib.gzipSync(JSON.stringify([good, bad])));
-      fs.writeFileSync(path.join(dir, 'c.json'), recorded(document));
-      fs.writeFileSync(
-        path.join(dir, 'c.telemetry.json.gz'),
-        zlib.gzipSync(JSON.stringify(sampleTelemetry(document.id, Date.parse(document.createdAt)))),
-      );
-      fs.writeFileSync(path.join(dir, 'd.json'), '{"id": ');
-      fs.writeFileSync(path.join(dir, 'notes.txt'), 'ignored');
+  for (const workers of [0, 1]) {
+    const how = workers === 0 ? '' : ', matches prepared by a worker thread';
+    test(
+      name(`a directory ingests file by file, one bad match stopping nothing${how}`),
+      async () => {
+        const ctx = await openIngestContext(database);
+        const dir = tempDir();
+        const pool = workers === 0 ? null : openPreparePool(workers, ctx.deps.config);
+        try {
+          const single = makeMatchInput({ seed: 'a' });
+          const good = makeMatchInput({ seed: 'b1' });
+          const bad = makeMatchInput({ seed: 'b2', overrides: { regionShard: 'console-a-eu' } });
+          const document = makeMatchInput({ seed: 'c' });
+          fs.writeFileSync(path.join(dir, 'a.json'), JSON.stringify(single));
+          const refusedAlone = { ...makeMatchInput({ seed: 'a2' }), regionShard: 'console-a-eu' };
+          fs.writeFileSync(path.join(dir, 'a2.json'), JSON.stringify(refusedAlone));
+          fs.writeFileSync(path.join(dir, 'b.json.gz'), zlib.gzipSync(JSON.stringify([good, bad])));
+          fs.writeFileSync(path.join(dir, 'c.json'), recorded(document));
+          fs.writeFileSync(
+            path.join(dir, 'c.telemetry.json.gz'),
+            zlib.gzipSync(
+              JSON.stringify(sampleTelemetry(document.id, Date.parse(document.createdAt))),
+            ),
+          );
+          fs.writeFileSync(path.join(dir, 'd.json'), '{"id": ');
+          fs.writeFileSync(path.join(dir, 'notes.txt'), 'ignored');
 
-      const seen: string[] = [];
-      const results = await ingestPath(ctx.deps, dir, { onResult: (r) => seen.push(r.source) });
-      assert.deepEqual(
-        results.map((r) => [path.basename(r.source), r.status]),
-        [
-          ['a.json', 'ingested'],
-          ['b.json.gz[0]', 'ingested'],
-          ['b.json.gz[1]', 'error'],
-          ['c.json', 'ingested'],
-          ['d.json', 'error'],
-        ],
-      );
-      assert.deepEqual(
-        seen,
-        results.map((r) => r.source),
-      );
-      const refused = results[2]!;
-      assert.ok(
-        refused.status === 'error' && refused.message.startsWith('regionShard: '),
-        JSON.stringify(refused),
-      );
-      assert.equal(refused.matchId, bad.id);
-      const region = await ctx.deps.store.db
-        .selectFrom('matches')
-        .select('region')
-        .where('id', '=', document.id)
-        .executeTakeFirstOrThrow();
-      assert.equal(region.region, 'pc-eu', 'read from the sibling telemetry');
-      assert.equal(ctx.blobs().length, 1);
+          const seen: string[] = [];
+          const results = await ingestPath(ctx.deps, dir, {
+            onResult: (r) => seen.push(r.source),
+            ...(pool ? { pool } : {}),
+          });
+          assert.deepEqual(
+            results.map((r) => [path.basename(r.source), r.status]),
+            [
+              ['a.json', 'ingested'],
+              ['a2.json', 'error'],
+              ['b.json.gz[0]', 'ingested'],
+              ['b.json.gz[1]', 'error'],
+              ['c.json', 'ingested'],
+              ['d.json', 'error'],
+            ],
+          );
+          const alone = results[1]!;
+          assert.ok(alone.status === 'error' && alone.message.startsWith('regionShard: '));
+          assert.equal(alone.matchId, refusedAlone.id);
+          assert.match(
+            results[5]!.status === 'error' ? results[5]!.message : '',
+            /not a readable JSON/,
+          );
+          assert.deepEqual(
+            seen,
+            results.map((r) => r.source),
+          );
+          const refused = results[3]!;
+          assert.ok(
+            refused.status === 'error' && refused.message.startsWith('regionShard: '),
+            JSON.stringify(refused),
+          );
+          assert.equal(refused.matchId, bad.id);
+          const region = await ctx.deps.store.db
+            .selectFrom('matches')
+            .select('region')
+            .where('id', '=', document.id)
+            .executeTakeFirstOrThrow();
+          assert.equal(region.region, 'pc-eu', 'read from the sibling telemetry');
+          assert.equal(ctx.blobs().length, 1);
 
-      const again = await ingestPath(ctx.deps, path.join(dir, 'a.json'));
-      assert.deepEqual(again, [
-        { source: path.join(dir, 'a.json'), status: 'unchanged', matchId: single.id },
-      ]);
-    } finally {
-      await ctx.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
+          const again = await ingestPath(ctx.deps, path.join(dir, 'a.json'));
+          assert.deepEqual(again, [
+            { source: path.join(dir, 'a.json'), status: 'unchanged', matchId: single.id },
+          ]);
+        } finally {
+          await pool?.close();
+          await ctx.close();
+          fs.rmSync(dir, { recursive: true, force: true });
+        }
+      },
+    );
+  }
 
   test(name('a single recorded document takes a region and a telemetry file'), async () => {
     const ctx = await openIngestContext(database);
