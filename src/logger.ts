@@ -1,0 +1,46 @@
+/**
+ * The serving process's logger: pino JSON lines on stdout, written asynchronously. A synchronous
+ * write per line (pino's default) costs a system call per request once the access log is on —
+ * the largest single cost of a cached answer; asynchronously, the lines that arrive while one
+ * write is under way go out together in the next, so under load a write carries many lines and
+ * when idle a line still leaves at once. What is still buffered is written before the process
+ * exits: `flush()` on the orderly stop, and synchronously on any other exit.
+ */
+import { pino, type Logger } from 'pino';
+import type { Config } from './config.ts';
+
+/** Never written to a log line, whatever object is logged. */
+const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'headers.authorization',
+  'authorization',
+  // Upstream keys, should a config or an upstream request ever be logged whole.
+  'upstream.keys',
+  'config.upstream.keys',
+];
+
+export interface ServingLogger {
+  log: Logger;
+  /** Resolves once every line logged so far is written. */
+  flush(): Promise<void>;
+}
+
+/** Creates the logger of `serve`, writing to stdout (file descriptor 1). */
+export function createServingLogger(config: Pick<Config, 'logLevel'>): ServingLogger {
+  const destination = pino.destination({ dest: 1, sync: false });
+  const log = pino({ level: config.logLevel, redact: REDACTED_PATHS }, destination);
+  process.on('exit', () => {
+    try {
+      destination.flushSync();
+    } catch {
+      // Not open yet, or stdout is gone: nothing more can be written.
+    }
+  });
+  return {
+    log,
+    flush: () =>
+      new Promise((resolve) => {
+        log.flush(() => resolve());
+      }),
+  };
+}
