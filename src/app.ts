@@ -39,6 +39,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerFrameworkErrors(app);
   registerErrorHandlers(app);
+  // Before any route is added (CORS preflight included): the access line is added to each route.
+  if (deps.logger && deps.config.accessLog) registerAccessLog(app);
   // Each app reads the change feed of its store, unless it is handed one (and then its owner stops it).
   const changes = deps.changes ?? createChangeFeed(deps.store, { clock: deps.clock, log: app.log });
   if (!deps.changes) app.addHook('onClose', () => changes.stop());
@@ -70,7 +72,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerApiDocs(app, deps.config);
   registerContentNegotiation(app);
   registerInputGuard(app);
-  if (deps.logger && deps.config.accessLog) registerAccessLog(app);
 
   const metrics = registerMetrics(app, deps);
   const context: RouteContext = {
