@@ -10,6 +10,7 @@ import { registerRateLimits } from './http/rate-limit.ts';
 import { registerContentNegotiation } from './http/content-negotiation.ts';
 import { registerInputGuard } from './http/input-guard.ts';
 import { registerAccessLog } from './http/access-log.ts';
+import { lazyChildLogger } from './http/lazy-child-logger.ts';
 import { registerErrorHandlers } from './http/error-handler.ts';
 import { FRAMEWORK_ERROR_OPTIONS, registerFrameworkErrors } from './http/framework-errors.ts';
 import type { AppDeps, RouteContext } from './http/route-context.ts';
@@ -30,6 +31,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Fastify's own request lines carry the raw URL and cost two lines a request; ours is one
     // line with the route template (src/http/access-log.ts). Errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
+    // A request's child logger is made only when the request logs something.
+    childLoggerFactory: lazyChildLogger,
     // Brackets in query names (filter[playerNames]) must reach the routes literally.
     routerOptions: { ignoreTrailingSlash: true },
     // While draining for shutdown, a request arriving on an open connection is still answered
