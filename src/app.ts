@@ -10,6 +10,7 @@ import { registerRateLimits } from './http/rate-limit.ts';
 import { registerContentNegotiation } from './http/content-negotiation.ts';
 import { registerInputGuard } from './http/input-guard.ts';
 import { registerAccessLog } from './http/access-log.ts';
+import { lazyChildLogger } from './http/lazy-child-logger.ts';
 import { registerErrorHandlers } from './http/error-handler.ts';
 import { FRAMEWORK_ERROR_OPTIONS, registerFrameworkErrors } from './http/framework-errors.ts';
 import type { AppDeps, RouteContext } from './http/route-context.ts';
@@ -30,6 +31,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Fastify's own request lines carry the raw URL and cost two lines a request; ours is one
     // line with the route template (src/http/access-log.ts). Errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
+    // A request's child logger is made only when the request logs something.
+    childLoggerFactory: lazyChildLogger,
     // Brackets in query names (filter[playerNames]) must reach the routes literally.
     routerOptions: { ignoreTrailingSlash: true },
     // While draining for shutdown, a request arriving on an open connection is still answered
@@ -39,6 +42,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerFrameworkErrors(app);
   registerErrorHandlers(app);
+  // Before any route is added (CORS preflight included): the access line is added to each route.
+  if (deps.logger && deps.config.accessLog) registerAccessLog(app);
   // Each app reads the change feed of its store, unless it is handed one (and then its owner stops it).
   const changes = deps.changes ?? createChangeFeed(deps.store, { clock: deps.clock, log: app.log });
   if (!deps.changes) app.addHook('onClose', () => changes.stop());
@@ -70,7 +75,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerApiDocs(app, deps.config);
   registerContentNegotiation(app);
   registerInputGuard(app);
-  if (deps.logger && deps.config.accessLog) registerAccessLog(app);
 
   const metrics = registerMetrics(app, deps);
   const context: RouteContext = {

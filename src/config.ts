@@ -176,6 +176,12 @@ const Env = Type.Object({
     default: 64,
     description: 'Memory for rendered match documents kept hot (megabytes).',
   }),
+  TELEMETRY_CACHE_MB: Type.Integer({
+    minimum: 0,
+    default: 64,
+    description:
+      'Memory for telemetry files kept hot, gzip as stored (megabytes); 0: every file is streamed from the blob store.',
+  }),
   ACCESS_LOG: Type.Union([Type.Literal('on'), Type.Literal('off')], {
     default: 'on',
     description:
@@ -286,6 +292,8 @@ export interface Config {
   /** Default per-minute budget of an ingest key. */
   ingestRatePerMinute: number;
   matchCacheBytes: number;
+  /** Budget of the telemetry files served from memory, bytes (0: none). */
+  telemetryCacheBytes: number;
   jobs: 'on' | 'off';
   leaderboardIntervalMinutes: number;
   samplesIntervalHours: number;
@@ -405,6 +413,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     ingestWorkers: parsed.INGEST_WORKERS,
     ingestRatePerMinute: parsed.INGEST_RATE_LIMIT_PER_MINUTE,
     matchCacheBytes: parsed.MATCH_CACHE_MB * 1024 * 1024,
+    telemetryCacheBytes: parsed.TELEMETRY_CACHE_MB * 1024 * 1024,
     jobs: parsed.JOBS,
     leaderboardIntervalMinutes: parsed.LEADERBOARD_INTERVAL_MINUTES,
     samplesIntervalHours: parsed.SAMPLES_INTERVAL_HOURS,

@@ -7,7 +7,7 @@
  * the demo key, progress bars, the demo's summary — goes to stderr.
  */
 import os from 'node:os';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import { ConfigError, type Config } from './config.ts';
 import { BlobStoreUnavailableError } from './blobs/blob-store.ts';
@@ -23,20 +23,12 @@ import { startScheduler, type Scheduler } from './jobs/scheduler.ts';
 import { observedBlobStore } from './blobs/observed-blob-store.ts';
 import { createMirror } from './upstream/mirror.ts';
 import { mirrorCrawlJob } from './jobs/mirror-crawl.ts';
+import { createServingLogger } from './logger.ts';
 
 /** How often the scheduler looks for due jobs. */
 const JOB_TICK_MS = 60_000;
 /** What closing the store and Redis may take once the grace period is over. */
 const CLOSE_POOLS_MS = 2_000;
-/** Never written to a log line, whatever object is logged. */
-const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'headers.authorization',
-  'authorization',
-  // Upstream keys, should a config or an upstream request ever be logged whole.
-  'upstream.keys',
-  'config.upstream.keys',
-];
 
 let stopController: AbortController | null = null;
 
@@ -95,7 +87,8 @@ async function loadDemoIfDue(runtime: Runtime, log: Logger, stop: AbortSignal): 
 
 async function serve(config: Readonly<Config>): Promise<void> {
   const stop = stopSignal();
-  const log = pino({ level: config.logLevel, redact: REDACTED_PATHS });
+  const logger = createServingLogger(config);
+  const { log } = logger;
   // Database availability lines (start-up retries, outages) are log lines like any other.
   const opening = openRuntime(config, systemClock, {
     warn: (message) => log.warn(message),
@@ -170,6 +163,7 @@ async function serve(config: Readonly<Config>): Promise<void> {
       new Promise((resolve) => setTimeout(resolve, CLOSE_POOLS_MS)),
     ]);
   }
+  await logger.flush();
   process.exit(0);
 }
 

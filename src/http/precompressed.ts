@@ -69,3 +69,31 @@ export function sendEncodedError(
   if (!acceptsGzip(request)) return reply.send(body);
   return reply.header('content-encoding', 'gzip').send(zlib.gzipSync(body));
 }
+
+/** A constant document rendered once, in both encodings. */
+export interface PrecompressedDocument {
+  body: Buffer;
+  gzip: Buffer;
+}
+
+/** Renders a constant document's bytes and their gzip once, at start-up. */
+export function precompress(body: string): PrecompressedDocument {
+  const bytes = Buffer.from(body);
+  return { body: bytes, gzip: zlib.gzipSync(bytes) };
+}
+
+/**
+ * Sends a constant document with the negotiated Content-Type, gzipped as rendered when the
+ * client accepts gzip: for routes marked `compress: false`, which the compression plugin would
+ * otherwise gzip again on every request.
+ */
+export function sendPrecompressed(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  document: PrecompressedDocument,
+): FastifyReply {
+  reply.header('content-type', request.negotiatedType);
+  reply.header('vary', 'Accept-Encoding');
+  if (!acceptsGzip(request)) return reply.send(document.body);
+  return reply.header('content-encoding', 'gzip').send(document.gzip);
+}

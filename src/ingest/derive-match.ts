@@ -90,7 +90,6 @@ async function recordedRow(
     match_id: matchId,
     variant: RECORDED_DOCUMENT,
     etag: documentEtag(recorded),
-    body: recorded,
     body_gzip: await gzip(recorded),
     created_at: createdAt,
   };

@@ -20,6 +20,7 @@ import {
   findMatchRecord,
   findRecordedDocument,
   saveMatchDocument,
+  storedMatchDocument,
   type StoredMatchDocument,
 } from '../store/match-documents.ts';
 import type { MatchDocumentsTable } from '../store/schema.ts';
@@ -28,9 +29,9 @@ import type { Store } from '../store/store.ts';
 const gzip = promisify(zlib.gzip);
 
 /**
- * The row of one variant of a match's document: UTF-8 bytes, their gzip and ETag, keyed by the
- * variant and the telemetry state it shows. `recorded` is the recorded document, if the match
- * entered as one.
+ * The row of one variant of a match's document: the gzip of its UTF-8 bytes and their ETag,
+ * keyed by the variant and the telemetry state it shows. `recorded` is the recorded document, if
+ * the match entered as one.
  */
 export async function renderDocumentRow(
   match: MatchRecord,
@@ -46,7 +47,6 @@ export async function renderDocumentRow(
     match_id: match.id,
     variant: documentRowVariant(matchDocumentVariantKey(variant), match.hasTelemetry),
     etag: documentEtag(body),
-    body,
     body_gzip: await gzip(body),
     created_at: match.createdAt,
   };
@@ -75,12 +75,11 @@ export async function loadMatchDocument(
     await findRecordedDocument(store.db, matchId),
   );
   await saveMatchDocument(store.db, row);
-  return {
+  const facts = {
     etag: row.etag,
-    body: row.body,
-    bodyGzip: row.body_gzip,
     createdAt: match.createdAt,
     platform: match.platform,
     hasTelemetry: match.hasTelemetry,
   };
+  return storedMatchDocument(facts, row.body_gzip);
 }

@@ -8,9 +8,13 @@
  * current state: a render that races with the arrival of the telemetry can never be served
  * afterwards, whatever order the writes land in.
  */
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import type { MatchRecord } from '../presenters/match-document.ts';
 import type { MatchDocumentsTable } from './schema.ts';
 import type { Db } from './store.ts';
+
+const gunzip = promisify(zlib.gunzip);
 
 /** The `variant` of the row that keeps a recorded document as it was ingested. */
 export const RECORDED_DOCUMENT = 'recorded';
@@ -22,9 +26,10 @@ export function documentRowVariant(variantKey: string, hasTelemetry: boolean): s
 
 /** A rendered match document as bytes, with the match facts a route needs to serve it. */
 export interface StoredMatchDocument {
-  /** Strong ETag, quoted. */
+  /** Strong ETag of the identity bytes, quoted. */
   etag: string;
-  body: Buffer;
+  /** The identity bytes: the gunzip of `bodyGzip`, made on first read (the store keeps gzip only). */
+  readonly body: Buffer;
   bodyGzip: Buffer;
   /** The match's createdAt, epoch ms (for the retention window). */
   createdAt: number;
@@ -46,7 +51,7 @@ export async function findMatchDocument(
   const row = await db
     .selectFrom('match_documents as d')
     .innerJoin('matches as m', 'm.id', 'd.match_id')
-    .select(['d.etag', 'd.body', 'd.body_gzip', 'm.created_at', 'm.platform', 'm.telemetry_key'])
+    .select(['d.etag', 'd.body_gzip', 'm.created_at', 'm.platform', 'm.telemetry_key'])
     .where('d.match_id', '=', matchId)
     .where((eb) =>
       eb(
@@ -62,13 +67,34 @@ export async function findMatchDocument(
     )
     .executeTakeFirst();
   if (row === undefined) return null;
+  return storedMatchDocument(
+    {
+      etag: row.etag,
+      createdAt: row.created_at,
+      platform: row.platform,
+      hasTelemetry: row.telemetry_key !== null,
+    },
+    Buffer.from(row.body_gzip),
+  );
+}
+
+/**
+ * A stored document from its gzip bytes; `body`, when the identity bytes are at hand already,
+ * saves the gunzip.
+ */
+export function storedMatchDocument(
+  facts: Omit<StoredMatchDocument, 'body' | 'bodyGzip'>,
+  bodyGzip: Buffer,
+  body?: Buffer,
+): StoredMatchDocument {
+  let identity = body;
   return {
-    etag: row.etag,
-    body: Buffer.from(row.body),
-    bodyGzip: Buffer.from(row.body_gzip),
-    createdAt: row.created_at,
-    platform: row.platform,
-    hasTelemetry: row.telemetry_key !== null,
+    ...facts,
+    bodyGzip,
+    get body() {
+      identity ??= zlib.gunzipSync(bodyGzip);
+      return identity;
+    },
   };
 }
 
@@ -94,11 +120,11 @@ export async function deleteRenderedDocuments(db: Db, matchId: string): Promise<
 export async function findRecordedDocument(db: Db, matchId: string): Promise<Buffer | null> {
   const row = await db
     .selectFrom('match_documents')
-    .select('body')
+    .select('body_gzip')
     .where('match_id', '=', matchId)
     .where('variant', '=', RECORDED_DOCUMENT)
     .executeTakeFirst();
-  return row === undefined ? null : Buffer.from(row.body);
+  return row === undefined ? null : gunzip(row.body_gzip);
 }
 
 /** A stored match with its rosters and participants in document order, or null when absent. */

@@ -123,12 +123,14 @@ export interface ApiKeysTable {
   scope: string;
 }
 
-/** Match documents rendered once per variant (shard spelling and base URLs), as bytes. */
+/**
+ * Match documents rendered once per variant (shard spelling and base URLs), kept as gzip bytes
+ * only (the identity bytes are their gunzip). `etag` names the identity bytes.
+ */
 export interface MatchDocumentsTable {
   match_id: string;
   variant: string;
   etag: string;
-  body: Buffer;
   body_gzip: Buffer;
   created_at: number;
 }

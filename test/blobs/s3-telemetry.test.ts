@@ -200,10 +200,11 @@ for (const database of testDatabases) {
     });
 
     test('a stopped object store answers telemetry requests 503 JSON:API with Retry-After, and 200 once back', async () => {
-      const match = matchWithTelemetry('serve-down');
-      await ingestMatch(t, match);
-      const path = `/telemetry/${(await storedKey(match.id))!}`;
       for (const fault of ['killed', 'frozen'] as const) {
+        // A file of its own per fault: once served, a file is answered from memory, store or not.
+        const match = matchWithTelemetry(`serve-down-${fault}`);
+        await ingestMatch(t, match);
+        const path = `/telemetry/${(await storedKey(match.id))!}`;
         if (fault === 'killed') await s3.kill();
         else s3.freeze();
         try {

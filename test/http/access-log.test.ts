@@ -125,3 +125,22 @@ test('ACCESS_LOG=off writes no access lines', async () => {
   assert.ok(lines.length > 0);
   assert.ok(!lines.some((line) => line.msg === 'request'));
 });
+
+test('access lines are buffered, and every one is written when SIGTERM stops the server', async () => {
+  const server = await serveWithKey({});
+  const requests = 200;
+  try {
+    const answers = await Promise.all(
+      Array.from({ length: requests }, () => fetch(`${server.base}/status`)),
+    );
+    assert.ok(answers.every((answer) => answer.status === 200));
+    await Promise.all(answers.map((answer) => answer.arrayBuffer()));
+  } finally {
+    // At once: the last lines are still in the buffer, and the orderly stop must write them.
+    await server.stop();
+  }
+  const lines = jsonLines(server.run.stdout());
+  const access = lines.filter((line) => line.msg === 'request' && line.route === '/status');
+  assert.equal(access.length, requests);
+  assert.equal(lines.at(-1)?.msg, 'stopped', 'the stop is the last line');
+});

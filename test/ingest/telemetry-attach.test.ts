@@ -241,7 +241,6 @@ for (const database of testDatabases) {
         match_id: input.id,
         variant: documentRowVariant(matchDocumentVariantKey(variant), false),
         etag: '"stale"',
-        body: Buffer.from('{"stale":true}'),
         body_gzip: zlib.gzipSync('{"stale":true}'),
         created_at: Date.parse(input.createdAt),
       });

@@ -4,6 +4,7 @@ import type { RouteContext } from '../route-context.ts';
 import type { CounterMode } from '../rate-limit-counters.ts';
 import { describeStoreError } from '../../store/store-errors.ts';
 import { sendDocument, serviceUnavailable } from '../jsonapi.ts';
+import { precompress, sendPrecompressed } from '../precompressed.ts';
 import { STORE_RETRY_AFTER_SECONDS } from '../error-handler.ts';
 import { HealthDocument } from '../schemas/service-documents.ts';
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
@@ -68,9 +69,10 @@ async function storeAnswers(context: RouteContext): Promise<void> {
  * `/readyz` says so in `status: degraded` and `detail`.
  */
 export function healthRoutes(app: FastifyInstance, context: RouteContext): void {
-  const alive = health('healthz', { status: 'ok' });
-  app.get('/healthz', { schema: liveness }, (request, reply) =>
-    sendDocument(request, reply, alive),
+  // Constant: rendered and gzipped once, as the cheapest answer a probe can get.
+  const alive = precompress(health('healthz', { status: 'ok' }));
+  app.get('/healthz', { schema: liveness, compress: false }, (request, reply) =>
+    sendPrecompressed(request, reply, alive),
   );
   app.get('/readyz', { schema: readiness }, async (request, reply) => {
     try {

@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteContext } from '../route-context.ts';
 import { retentionWindowMs } from '../../config.ts';
@@ -58,7 +59,11 @@ interface ShardVariant {
 
 /** A rendered match document as served, with what each answer would otherwise recompute. */
 interface ServedMatch {
-  body: Buffer;
+  /**
+   * The identity bytes: null until a client that does not accept gzip asks (the store keeps
+   * gzip only), then the gunzip, kept with the entry.
+   */
+  body: Buffer | null;
   bodyGzip: Buffer;
   etag: string;
   etagGzip: string;
@@ -136,7 +141,7 @@ export function matchRoutes(app: FastifyInstance, context: RouteContext): void {
           // A match asked for on another platform's shard is a 404: remember that, not its bytes.
           const servable = document.platform === route.shard.platform;
           const served: ServedMatch = {
-            body: servable ? document.body : EMPTY,
+            body: servable ? null : EMPTY,
             bodyGzip: servable ? document.bodyGzip : EMPTY,
             etag: document.etag,
             etagGzip: gzipEtag(document.etag),
@@ -153,7 +158,7 @@ export function matchRoutes(app: FastifyInstance, context: RouteContext): void {
           };
           if (!cached.variants.has(route.variantKey)) {
             cached.variants.set(route.variantKey, served);
-            cached.bytes += served.body.length + served.bodyGzip.length;
+            cached.bytes += served.bodyGzip.length;
             cache.set(matchId, cached, cached.bytes);
           }
           return served;
@@ -201,8 +206,23 @@ export function matchRoutes(app: FastifyInstance, context: RouteContext): void {
     if (route.deprecated) reply.header('deprecation', 'true');
     if (isNotModified(request, match.etag, match.etagGzip)) return reply.code(304).send();
     reply.header('content-type', request.negotiatedType);
-    if (!gzip) return reply.send(match.body);
-    return reply.header('content-encoding', 'gzip').send(match.bodyGzip);
+    if (gzip) return reply.header('content-encoding', 'gzip').send(match.bodyGzip);
+    return reply.send(match.body ?? identityOf(request.params.matchId, match));
+  }
+
+  /**
+   * The identity bytes of a match served so far in gzip only: gunzipped once (a fraction of a
+   * millisecond for a match) and counted in its cache entry from then on.
+   */
+  function identityOf(matchId: string, match: ServedMatch): Buffer {
+    const body = zlib.gunzipSync(match.bodyGzip);
+    match.body = body;
+    const cached = cache.peek(matchId);
+    if (cached !== undefined && [...cached.variants.values()].includes(match)) {
+      cached.bytes += body.length;
+      cache.set(matchId, cached, cached.bytes);
+    }
+    return body;
   }
 
   app.get(

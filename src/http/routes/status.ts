@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.ts';
-import { sendDocument } from '../jsonapi.ts';
+import { precompress, sendPrecompressed } from '../precompressed.ts';
 import { renderStatus } from '../../presenters/status.ts';
 import { StatusDocument } from '../schemas/service-documents.ts';
 import { documentResponse } from '../schemas/responses.ts';
@@ -13,8 +13,13 @@ const schema = {
   response: { 200: documentResponse('The service is up', StatusDocument) },
 };
 
-/** `GET /status`: no key, no rate limit, the service's version and release time. */
+/**
+ * `GET /status`: no key, no rate limit, the service's version and release time — constant while
+ * the process runs, so rendered and gzipped once.
+ */
 export function statusRoutes(app: FastifyInstance, _context: RouteContext): void {
-  const body = renderStatus();
-  app.get('/status', { schema }, (request, reply) => sendDocument(request, reply, body));
+  const document = precompress(renderStatus());
+  app.get('/status', { schema, compress: false }, (request, reply) =>
+    sendPrecompressed(request, reply, document),
+  );
 }

@@ -1,4 +1,4 @@
-import { pipeline } from 'node:stream';
+import { Readable, pipeline } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteContext } from '../route-context.ts';
@@ -9,6 +9,7 @@ import { TELEMETRY_TITLE } from '../../presenters/telemetry-url.ts';
 import { findTelemetryAsset, type TelemetryAsset } from '../../store/telemetry.ts';
 import { BlobStoreUnavailableError } from '../../blobs/blob-store.ts';
 import { blobStoreUnavailable, notFound } from '../jsonapi.ts';
+import { TelemetryCache, type CachedTelemetry } from '../telemetry-cache.ts';
 import { Type } from '@sinclair/typebox';
 import { TelemetryFile } from '../schemas/match-document.ts';
 import { IMMUTABLE_HEADERS, errorResponse, notModified } from '../schemas/responses.ts';
@@ -63,6 +64,8 @@ interface TelemetryParams {
   file: string;
 }
 
+type TelemetryRequest = FastifyRequest<{ Params: TelemetryParams }>;
+
 /** True when the URL's date path is the asset's createdAt (UTC), however its numbers are padded. */
 function datePathMatches(params: TelemetryParams, assetCreatedAt: number): boolean {
   const t = utcParts(assetCreatedAt);
@@ -78,72 +81,164 @@ function datePathMatches(params: TelemetryParams, assetCreatedAt: number): boole
 /**
  * `GET /telemetry/bluehole-pubg/:shard/:yyyy/:mm/:dd/:hh/:min/<assetId>-telemetry.json`: the
  * telemetry file a match asset's URL names (REFERENCE §1.1). No key, no Accept negotiation: the
- * file is JSON whatever the client asks for. It is stored gzipped and streamed as stored to
- * clients that accept gzip, and decompressed while streaming for the others. When the blob store
- * fails, a 503 with Retry-After (never cached); a missing file is a 404.
+ * file is JSON whatever the client asks for. It is stored gzipped and sent as stored to clients
+ * that accept gzip, and decompressed while streaming for the others. A hot file is answered from
+ * memory (TELEMETRY_CACHE_MB, see telemetry-cache.ts) without a query; a cold one is streamed
+ * from the blob store. When the blob store fails, a 503 with Retry-After (never cached); a
+ * missing file is a 404.
  */
 export function telemetryRoutes(app: FastifyInstance, context: RouteContext): void {
   const { config, store, blobs, clock } = context;
   const retentionMs = retentionWindowMs(config);
+  const cache = new TelemetryCache(config.telemetryCacheBytes);
+  context.metrics?.watchCache('telemetry', cache.documents);
+  // Bounded by the shards and aliases there are: unknown spellings are never added.
+  const platforms = new Map<string, string>();
+
+  /** The platform a URL's shard spelling names, or null for no shard. */
+  function platformOf(spelling: string): string | null {
+    const known = platforms.get(spelling);
+    if (known !== undefined) return known;
+    const shard = resolveShard(spelling, config.shardAliases);
+    if (shard === null) return null;
+    platforms.set(spelling, shard.platform);
+    return shard.platform;
+  }
+
+  /** The asset id a URL's file name names, or null when the name is no telemetry file's. */
+  const assetIdOf = (file: string): string | null =>
+    file.endsWith(FILE_SUFFIX) ? file.slice(0, -FILE_SUFFIX.length) : null;
+
+  /** True when the URL's shard and date path name this asset. */
+  const urlNames = (params: TelemetryParams, platform: string, assetCreatedAt: number): boolean =>
+    platformOf(params.shard) === platform && datePathMatches(params, assetCreatedAt);
 
   /** The asset the URL names, or null when any part of the URL disagrees with what is stored. */
   async function findAsset(params: TelemetryParams): Promise<StoredTelemetry | null> {
-    const shard = resolveShard(params.shard, config.shardAliases);
-    if (shard === null || !params.file.endsWith(FILE_SUFFIX)) return null;
-    const asset = await findTelemetryAsset(store.db, params.file.slice(0, -FILE_SUFFIX.length));
+    const assetId = assetIdOf(params.file);
+    if (platformOf(params.shard) === null || assetId === null) return null;
+    const asset = await findTelemetryAsset(store.db, assetId);
     const { telemetryKey } = asset ?? {};
     if (asset === null || telemetryKey === null || telemetryKey === undefined) return null;
     const expired = clock.now() > asset.matchCreatedAt + retentionMs;
-    const urlMatches =
-      asset.platform === shard.platform && datePathMatches(params, asset.assetCreatedAt);
+    const urlMatches = urlNames(params, asset.platform, asset.assetCreatedAt);
     return urlMatches && !expired ? { ...asset, telemetryKey } : null;
+  }
+
+  const missing = (request: TelemetryRequest, reply: FastifyReply): FastifyReply =>
+    sendEncodedError(request, reply, notFound(`No telemetry file '${request.params.file}'`));
+
+  /**
+   * Sets the caching headers of the file of `assetId`, and answers 304 when the client's copy is
+   * current (then true: the reply is sent).
+   */
+  function cachingHeaders(
+    request: TelemetryRequest,
+    reply: FastifyReply,
+    assetId: string,
+    expiresAt: number,
+    gzip: boolean,
+  ): boolean {
+    const etag = `"telemetry-${assetId}"`;
+    const etagGzip = gzipEtag(etag);
+    reply.header('etag', gzip ? etagGzip : etag);
+    reply.header('cache-control', immutableCacheControl(expiresAt, clock.now()));
+    reply.header('vary', 'Accept-Encoding');
+    if (!isNotModified(request, etag, etagGzip)) return false;
+    reply.code(304).send();
+    return true;
+  }
+
+  /** Sends gzip bytes as they are, or decompressed while streaming. */
+  function sendFile(
+    request: TelemetryRequest,
+    reply: FastifyReply,
+    stream: Readable,
+    size: number,
+    gzip: boolean,
+  ): FastifyReply {
+    reply.header('content-type', 'application/json');
+    if (gzip) {
+      return reply.headers({ 'content-encoding': 'gzip', 'content-length': size }).send(stream);
+    }
+    // A corrupt file or an aborted download ends in an error here; Fastify then ends the
+    // response (a 500 before the first byte, a cut connection after it) and the process lives on.
+    const inflated = pipeline(stream, zlib.createGunzip(), (error) => {
+      if (error && error.code !== 'ERR_STREAM_PREMATURE_CLOSE') {
+        request.log.warn({ err: error, file: request.params.file }, 'telemetry stream failed');
+      }
+    });
+    return reply.send(inflated);
+  }
+
+  /** Answers from memory: no query, no blob store. */
+  function sendCached(request: TelemetryRequest, reply: FastifyReply, file: CachedTelemetry): void {
+    const gzip = acceptsGzip(request);
+    const assetId = assetIdOf(request.params.file)!;
+    if (cachingHeaders(request, reply, assetId, file.expiresAt, gzip)) return;
+    if (gzip) {
+      reply.header('content-type', 'application/json');
+      reply.header('content-encoding', 'gzip').send(file.gzip);
+      return;
+    }
+    const stream = Readable.from(file.gzip, { objectMode: false });
+    sendFile(request, reply, stream, file.gzip.length, false);
+  }
+
+  async function sendStored(request: TelemetryRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const asset = await findAsset(request.params);
+    if (asset === null) return missing(request, reply);
+    const expiresAt = asset.matchCreatedAt + retentionMs;
+    const gzip = acceptsGzip(request);
+    const etag = `"telemetry-${asset.assetId}"`;
+    if (isNotModified(request, etag, gzipEtag(etag))) {
+      cachingHeaders(request, reply, asset.assetId, expiresAt, gzip);
+      return reply;
+    }
+
+    let blob: Awaited<ReturnType<typeof blobs.get>>;
+    try {
+      blob = await blobs.get(asset.telemetryKey);
+    } catch (error) {
+      if (!(error instanceof BlobStoreUnavailableError)) throw error;
+      request.log.warn({ err: error, asset: asset.assetId }, 'telemetry storage unavailable');
+      reply.header('cache-control', 'no-store'); // a CDN must not keep the outage
+      return sendEncodedError(request, reply, blobStoreUnavailable());
+    }
+    if (blob === null) return missing(request, reply);
+    cachingHeaders(request, reply, asset.assetId, expiresAt, gzip);
+    const tap = cache.tap(blob.size, asset.assetId, {
+      platform: asset.platform,
+      assetCreatedAt: asset.assetCreatedAt,
+      expiresAt,
+    });
+    const stream =
+      tap === null
+        ? blob.stream
+        : pipeline(blob.stream, tap, () => {
+            // Errors reach the response through the stream it reads.
+          });
+    return sendFile(request, reply, stream, blob.size, gzip);
   }
 
   app.get(
     `/telemetry/${TELEMETRY_TITLE}/:shard/:yyyy/:mm/:dd/:hh/:min/:file`,
     { compress: false, decompress: false, config: { negotiate: false }, schema },
-    async (request: FastifyRequest<{ Params: TelemetryParams }>, reply: FastifyReply) => {
-      const missing = (): FastifyReply =>
-        sendEncodedError(request, reply, notFound(`No telemetry file '${request.params.file}'`));
-      const asset = await findAsset(request.params);
-      if (asset === null) return missing();
-
-      const gzip = acceptsGzip(request);
-      const etag = `"telemetry-${asset.assetId}"`;
-      const cachingHeaders = {
-        etag: gzip ? gzipEtag(etag) : etag,
-        'cache-control': immutableCacheControl(asset.matchCreatedAt + retentionMs, clock.now()),
-        vary: 'Accept-Encoding',
-      };
-      if (isNotModified(request, etag, gzipEtag(etag))) {
-        return reply.code(304).headers(cachingHeaders).send();
+    // Not async: a file in memory is answered synchronously, without a promise (returning
+    // undefined after send tells Fastify the reply is handled).
+    function serveTelemetry(
+      request: TelemetryRequest,
+      reply: FastifyReply,
+    ): Promise<FastifyReply> | undefined {
+      const assetId = assetIdOf(request.params.file);
+      const cached = assetId === null ? undefined : cache.get(assetId, clock.now());
+      if (cached === undefined) return sendStored(request, reply);
+      if (!urlNames(request.params, cached.platform, cached.assetCreatedAt)) {
+        missing(request, reply);
+        return undefined;
       }
-
-      let blob: Awaited<ReturnType<typeof blobs.get>>;
-      try {
-        blob = await blobs.get(asset.telemetryKey);
-      } catch (error) {
-        if (!(error instanceof BlobStoreUnavailableError)) throw error;
-        request.log.warn({ err: error, asset: asset.assetId }, 'telemetry storage unavailable');
-        reply.header('cache-control', 'no-store'); // a CDN must not keep the outage
-        return sendEncodedError(request, reply, blobStoreUnavailable());
-      }
-      if (blob === null) return missing();
-      reply.headers(cachingHeaders);
-      reply.header('content-type', 'application/json');
-      if (gzip) {
-        return reply
-          .headers({ 'content-encoding': 'gzip', 'content-length': blob.size })
-          .send(blob.stream);
-      }
-      // A corrupt blob or an aborted download ends in an error here; Fastify then ends the
-      // response (a 500 before the first byte, a cut connection after it) and the process lives on.
-      const inflated = pipeline(blob.stream, zlib.createGunzip(), (error) => {
-        if (error && error.code !== 'ERR_STREAM_PREMATURE_CLOSE') {
-          request.log.warn({ err: error, asset: asset.assetId }, 'telemetry stream failed');
-        }
-      });
-      return reply.send(inflated);
+      sendCached(request, reply, cached);
+      return undefined;
     },
   );
 }

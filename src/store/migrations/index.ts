@@ -8,6 +8,7 @@ import * as ranked from './0006-ranked.ts';
 import * as clansRecordedDocuments from './0007-clans-recorded-documents.ts';
 import * as mastery from './0008-mastery.ts';
 import * as mirror from './0009-mirror.ts';
+import * as matchDocumentOneCopy from './0011-match-document-one-copy.ts';
 
 /** What a migration needs to know about the database it runs on. */
 export interface MigrationContext {
@@ -29,6 +30,7 @@ const STEPS: Record<string, Step> = {
   '0007-clans-recorded-documents': clansRecordedDocuments,
   '0008-mastery': mastery,
   '0009-mirror': mirror,
+  '0011-match-document-one-copy': matchDocumentOneCopy,
 };
 
 /** The migrations as Kysely's Migrator wants them, bound to one database's context. */
