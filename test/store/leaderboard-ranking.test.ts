@@ -5,9 +5,25 @@ import { leaderboardEntries, rankPlayers } from '../../src/domain/ranking.ts';
 import { listLeaderboardCandidates, type LeaderboardKey } from '../../src/store/leaderboards.ts';
 import { rankLeaderboard } from '../../src/store/leaderboard-ranking.ts';
 import type { Store } from '../../src/store/store.ts';
+import {
+  DAILY_STAT_COLUMNS,
+  MAXED_STAT_COLUMNS,
+  SUMMED_STAT_COLUMNS,
+  WEEKLY_STAT_COLUMNS,
+  type SeasonStatsValues,
+} from '../../src/domain/stats.ts';
 
 const KEY: LeaderboardKey = { platform: 'pc-b', seasonId: 'season-x', gameMode: 'squad' };
 const REGIONS = ['pc-eu', 'pc-na', 'pc-as', ''];
+const ZEROS = Object.fromEntries(
+  [
+    ...SUMMED_STAT_COLUMNS,
+    ...MAXED_STAT_COLUMNS,
+    ...DAILY_STAT_COLUMNS,
+    ...WEEKLY_STAT_COLUMNS,
+    'days',
+  ].map((column) => [column, 0]),
+) as unknown as SeasonStatsValues;
 
 /**
  * `count` players with varied aggregates for KEY, some of them twins (same aggregate: only the
@@ -26,12 +42,15 @@ async function seed(store: Store, count: number): Promise<void> {
       platform: KEY.platform,
       account_id: accountId,
       name: `Player${i}`,
+      ban_type: 'Innocent',
+      clan_id: '',
       first_seen_at: 0,
       last_seen_at: 0,
       region: REGIONS[i % REGIONS.length]!,
     });
     for (const gameMode of [KEY.gameMode, 'duo']) {
       stats.push({
+        ...ZEROS,
         platform: KEY.platform,
         account_id: accountId,
         season_id: KEY.seasonId,
