@@ -1,7 +1,8 @@
 /**
  * Player twins: a store grown to a million players without generating a million players'
- * matches. A twin copies a demo player — its platform, region, season aggregates, stat days and
- * match list — under an id and a name of its own. Every copy is one INSERT … SELECT per table,
+ * matches. A twin copies a demo player — its platform, region, season aggregates and match
+ * list — under an id and a name of its own (not its stat days: only ingest reads them, and
+ * twins play no match; nor ranked stats or mastery, which no job reads). Every copy is one INSERT … SELECT per table,
  * so the rows never pass through JS; the same SQL runs on SQLite and PostgreSQL.
  */
 import { sql, type RawBuilder } from 'kysely';
