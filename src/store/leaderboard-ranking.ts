@@ -43,7 +43,7 @@ const SCORE = sql<number>`${double(WEIGHTS.winRate)} * ${logRatio(ref('c.wins'),
 
 /** A pooled mean: the sum over every counted game, 0 when nobody played (as `populationMeans`). */
 const mean = (column: string): RawBuilder<number> =>
-  sql<number>`CASE WHEN sum(games) > 0 THEN CAST(sum(${sql.ref(column)}) AS double precision) / CAST(sum(games) AS double precision) ELSE ${double(0)} END`;
+  sql<number>`CASE WHEN sum(s.rounds_played) > 0 THEN CAST(sum(${sql.ref(column)}) AS double precision) / CAST(sum(s.rounds_played) AS double precision) ELSE ${double(0)} END`;
 
 /**
  * Ranks every player with an aggregate for `key` in the database and returns the entries a build
@@ -61,36 +61,43 @@ export async function rankLeaderboard(
   regionalSize = REGIONAL_LEADERBOARD_SIZE,
 ): Promise<RankedLeaderboard> {
   const order = sql`score DESC, wins DESC, games DESC, ${store.bytewise(sql.ref('account_id'))}`;
+  const where = sql`s.platform = ${key.platform} AND s.season_id = ${key.seasonId}
+    AND s.game_mode = ${key.gameMode}`;
+  // The means are pooled over the aggregates alone (every aggregate has its player row); the
+  // region, for the regional positions, comes with the one pass that scores. Only the top of
+  // each region can be in the top of the platform (whoever has fewer than `size` players above
+  // them overall has fewer in their region), so the platform's order sorts just those.
   const { rows } = await sql<RankedRow>`
-    WITH c AS (
-      SELECT s.account_id, p.name, p.region, s.rounds_played AS games, s.wins, s.top10s,
-        s.kills, s.damage_dealt, s.win_place_sum
+    WITH m AS (
+      SELECT ${mean('s.wins')} AS win_rate, ${mean('s.top10s')} AS top10_rate,
+        ${mean('s.win_place_sum')} AS placement, ${mean('s.kills')} AS kills,
+        ${mean('s.damage_dealt')} AS damage, count(*) AS population
+      FROM season_stats s
+      WHERE ${where}
+    ),
+    c AS (
+      SELECT s.account_id, p.region, s.rounds_played AS games, s.wins, s.top10s, s.kills,
+        s.damage_dealt, s.win_place_sum
       FROM season_stats s
       JOIN players p ON p.platform = s.platform AND p.account_id = s.account_id
-      WHERE s.platform = ${key.platform} AND s.season_id = ${key.seasonId}
-        AND s.game_mode = ${key.gameMode}
+      WHERE ${where}
     ),
-    m AS (
-      SELECT ${mean('wins')} AS win_rate, ${mean('top10s')} AS top10_rate,
-        ${mean('win_place_sum')} AS placement, ${mean('kills')} AS kills,
-        ${mean('damage_dealt')} AS damage
-      FROM c
-    ),
-    scored AS (
-      SELECT c.*, ${SCORE} AS score FROM c CROSS JOIN m
+    regional AS (
+      SELECT scored.*, row_number() OVER (PARTITION BY region ORDER BY ${order}) AS region_place
+      FROM (SELECT c.*, ${SCORE} AS score FROM c CROSS JOIN m) scored
     ),
     ranked AS (
-      SELECT scored.*,
-        row_number() OVER (ORDER BY ${order}) AS place,
-        row_number() OVER (PARTITION BY region ORDER BY ${order}) AS region_place,
-        count(*) OVER () AS population
-      FROM scored
+      SELECT regional.*, row_number() OVER (ORDER BY ${order}) AS place
+      FROM regional
+      WHERE region_place <= ${Math.max(size, regionalSize)}
     )
-    SELECT account_id, name, region, games, wins, top10s, kills, damage_dealt, win_place_sum,
-      score, place, population
-    FROM ranked
-    WHERE place <= ${size} OR (region <> '' AND region_place <= ${regionalSize})
-    ORDER BY place`.execute(store.db);
+    SELECT r.account_id, p.name, r.region, r.games, r.wins, r.top10s, r.kills, r.damage_dealt,
+      r.win_place_sum, r.score, r.place, m.population
+    FROM ranked r
+    CROSS JOIN m
+    JOIN players p ON p.platform = ${key.platform} AND p.account_id = r.account_id
+    WHERE r.place <= ${size} OR (r.region <> '' AND r.region_place <= ${regionalSize})
+    ORDER BY r.place`.execute(store.db);
   const entries = rows.map((row): RankedPlayer<LeaderboardCandidate> => {
     const score = Number(row.score);
     const rankPoints = rankPointsOf(score);
