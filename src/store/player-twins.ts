@@ -136,7 +136,8 @@ export async function insertTwins(
       ),
       templates(n, platform, account_id) AS (VALUES ${values}),
       twins AS (
-        SELECT t.platform, t.account_id, rounds.r * ${templateCount} + t.n AS k
+        SELECT t.platform, t.account_id,
+          CAST(rounds.r * ${templateCount} + t.n AS bigint) AS k
         FROM templates t CROSS JOIN rounds
         WHERE rounds.r * ${templateCount} + t.n >= ${from}
           AND rounds.r * ${templateCount} + t.n < ${limit}
