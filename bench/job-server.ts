@@ -2,7 +2,7 @@
  * The service with a remote control for jobs, for `jobs-under-load.ts`: the app is built and
  * listens as `gamedata serve` does (from the environment, logging JSON lines to stdout; JOBS=off,
  * so no timer runs a job by itself), and a line `run <job> <now ms>` on standard input runs that job in this very
- * process — through `runJobOnce`, as the scheduler of `serve` does on its timer — at the given
+ * process — through `runJobOnce` and the job thread, as the scheduler of `serve` does — at the given
  * instant. When it ends, the server prints `JOB {"name","ms","outcome"}`.
  */
 import readline from 'node:readline';
@@ -12,12 +12,15 @@ import { fixedClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { findJob } from '../src/jobs/index.ts';
 import { runJobOnce } from '../src/jobs/scheduler.ts';
+import { canRunInThread, inProcessRunner, threadRunner } from '../src/jobs/job-thread-runner.ts';
 import { openRuntime } from '../src/runtime.ts';
 
 const config = loadConfig(process.env);
 const runtime = await openRuntime(config);
 const logger = pino({ level: config.logLevel, redact: ['req.headers.authorization'] });
 const app = await buildApp({ ...runtime, logger });
+// Where `serve` runs its jobs: a worker thread of this process (in-memory SQLite: this thread).
+const runner = canRunInThread(config) ? threadRunner(config) : inProcessRunner;
 await app.listen({ port: config.port, host: config.host });
 
 const reply = (message: object): void =>
@@ -31,20 +34,20 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
     return;
   }
   const started = performance.now();
-  void runJobOnce({ ...runtime, clock: fixedClock(Number(at)) }, job, `bench-${process.pid}`).then(
-    (result) => {
-      const outcome = !result.ran
-        ? 'locked'
-        : 'error' in result
-          ? `failed: ${result.error}`
-          : result.summary;
-      reply({ name, ms: performance.now() - started, outcome });
-    },
-  );
+  const deps = { ...runtime, clock: fixedClock(Number(at)) };
+  void runJobOnce(deps, job, `bench-${process.pid}`, runner).then((result) => {
+    const outcome = !result.ran
+      ? 'locked'
+      : 'error' in result
+        ? `failed: ${result.error}`
+        : result.summary;
+    reply({ name, ms: performance.now() - started, outcome });
+  });
 });
 
 process.on('SIGTERM', () => {
   void app.close().then(async () => {
+    await runner.close();
     await runtime.close();
     process.exit(0);
   });

@@ -19,7 +19,9 @@ import { StoreUnavailableError } from './store/store-errors.ts';
 import { demoRunToServe, loadDemo } from './demo/load-demo.ts';
 import { drainableServer, type ServerDrain } from './http/drain-server.ts';
 import { JOBS } from './jobs/index.ts';
-import { startScheduler, type Scheduler } from './jobs/scheduler.ts';
+import { startScheduler, type JobDeps, type Scheduler } from './jobs/scheduler.ts';
+import { createJobProgress, type JobProgress } from './jobs/job-progress.ts';
+import { canRunInThread, inProcessRunner, threadRunner } from './jobs/job-thread-runner.ts';
 import { observedBlobStore } from './blobs/observed-blob-store.ts';
 import { createMirror } from './upstream/mirror.ts';
 import { mirrorCrawlJob } from './jobs/mirror-crawl.ts';
@@ -100,6 +102,7 @@ async function serve(config: Readonly<Config>): Promise<void> {
   let drain: ServerDrain | null = null;
   let scheduler: Scheduler | null = null;
   let crawler: Scheduler | null = null;
+  let runner = inProcessRunner;
   try {
     await loadDemoIfDue(runtime, log, stop);
     if (!stop.aborted) {
@@ -109,22 +112,33 @@ async function serve(config: Readonly<Config>): Promise<void> {
           : null;
       // One mirror for the routes and the crawler, so both spend one upstream budget.
       const mirror = createMirror(runtime, (message) => log.warn(message));
-      const app = await buildApp({ ...runtime, logger: log, mirror });
+      const jobProgress = config.jobs === 'on' ? createJobProgress() : undefined;
+      const app = await buildApp({
+        ...runtime,
+        logger: log,
+        mirror,
+        ...(jobProgress ? { jobProgress } : {}),
+      });
       drain = drainableServer(app);
-      if (config.jobs === 'on') {
+      if (jobProgress) {
         // Job runs, and the blob failures of retention, are counted by the app's metrics.
         const { metrics } = app;
         const blobs = metrics
           ? observedBlobStore(runtime.blobs, metrics.blobFailed)
           : runtime.blobs;
-        scheduler = startScheduler({ ...runtime, blobs }, JOBS, {
+        const deps: JobDeps = { ...runtime, blobs };
+        await expectMissingOutput(deps, jobProgress);
+        // Jobs run in a thread of their own, so a long one never holds up a request.
+        runner = canRunInThread(config) ? threadRunner(config) : inProcessRunner;
+        // Not awaited: missing leaderboards and samples answer 503 until their first build.
+        scheduler = startScheduler(deps, JOBS, {
           owner: `${os.hostname()}:${process.pid}`,
           tickMs: JOB_TICK_MS,
           log: { info: (message) => log.info(message), error: (message) => log.error(message) },
+          runner,
+          progress: jobProgress,
           ...(metrics ? { observer: metrics.jobObserver } : {}),
         });
-        // Missing leaderboards and samples are built before the first request can ask for them.
-        await Promise.race([scheduler.tick(), stopped(stop)]);
       }
       if (!stop.aborted) {
         await app.listen({ port: config.port, host: config.host });
@@ -159,12 +173,19 @@ async function serve(config: Readonly<Config>): Promise<void> {
   } finally {
     // A job cut off at the deadline may still hold a connection: closing pools is bounded too.
     await Promise.race([
-      runtime.close(),
+      Promise.all([runtime.close(), runner.close()]),
       new Promise((resolve) => setTimeout(resolve, CLOSE_POOLS_MS)),
     ]);
   }
   await logger.flush();
   process.exit(0);
+}
+
+/** Marks the jobs whose output is missing (leaderboards, samples) as awaited by this start. */
+async function expectMissingOutput(deps: JobDeps, progress: JobProgress): Promise<void> {
+  for (const job of JOBS) {
+    if (await job.outputMissing(deps)) progress.expect(job.name);
+  }
 }
 
 /** The human part of a start: where to send requests and, with demo data, the key to use. */

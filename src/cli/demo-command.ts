@@ -3,9 +3,10 @@
  * for one seed, scale and `--now`) and registers the demo key.
  */
 import { Option, type Command } from 'commander';
-import { instant, positiveNumber, withRuntime, type CliIo } from './cli-io.ts';
+import { instant, positiveInteger, positiveNumber, withRuntime, type CliIo } from './cli-io.ts';
 import { ensureDemoApiKey } from './demo-key.ts';
 import { chooseDemoRun, loadDemo } from '../demo/load-demo.ts';
+import { addPlayerTwins } from '../demo/add-player-twins.ts';
 import { TELEMETRY_PROFILES, type TelemetryProfileName } from '../demo/telemetry-profile.ts';
 
 /** Options of `gamedata demo`. */
@@ -14,6 +15,7 @@ type DemoCommandOptions = {
   scale: number;
   now?: number;
   telemetry: TelemetryProfileName;
+  players?: number;
 };
 
 /** Adds `gamedata demo` to the program. */
@@ -39,6 +41,12 @@ export function registerDemoCommand(program: Command, io: CliIo): void {
       new Option('--telemetry <profile>', 'telemetry detail: default (quick to load) or full')
         .choices(TELEMETRY_PROFILES)
         .default('default'),
+    )
+    .addOption(
+      new Option(
+        '--players <n>',
+        'then grow the store to n players with twins of the demo players (copies of their stats and match lists; for benchmarks)',
+      ).argParser(positiveInteger),
     )
     .action(async (options: DemoCommandOptions) => {
       await withRuntime(
@@ -68,6 +76,12 @@ export function registerDemoCommand(program: Command, io: CliIo): void {
             io.err('Interrupted: run the same command again to complete the load.');
             process.exitCode = 1;
             return;
+          }
+          if (options.players !== undefined) {
+            const twins = await addPlayerTwins(runtime.store.db, options.players);
+            io.out(
+              `Players: ${twins.before} → ${twins.after} (twins of ${twins.templates}) in ${(twins.ms / 1000).toFixed(1)} s`,
+            );
           }
           io.out(`Demo API key: ${await ensureDemoApiKey(runtime)}`);
         },

@@ -78,7 +78,9 @@ export interface LeaderboardPages {
    * The page of the current build, and until when (epoch ms) clients may cache it: the build's
    * expiry, or a few seconds when no build is current.
    */
-  get(page: PageRequest): Promise<{ page: RenderedPage; validUntil: number }>;
+  get(page: PageRequest): Promise<{ page: RenderedPage; validUntil: number; built: boolean }>;
+  /** Forgets that a leaderboard had no build, so the next request looks again (a job just ran). */
+  forgetMissing(): void;
 }
 
 export function leaderboardPages(store: Store, clock: Clock): LeaderboardPages {
@@ -155,11 +157,15 @@ export function leaderboardPages(store: Store, clock: Clock): LeaderboardPages {
           );
         }
         const page = await rendering;
-        if (page !== null) return { page, validUntil: build.validUntil };
+        if (page !== null)
+          return { page, validUntil: build.validUntil, built: build.build !== null };
       }
       throw new Error(
         `leaderboard ${request.key.gameMode} was rebuilt ${MAX_ATTEMPTS} times while being read`,
       );
+    },
+    forgetMissing() {
+      for (const [slot, entry] of known) if (entry.build === null) known.delete(slot);
     },
   };
 }

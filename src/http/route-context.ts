@@ -11,6 +11,7 @@ import type { BlobStore } from '../blobs/blob-store.ts';
 import type { ChangeFeed } from '../store/change-feed.ts';
 import type { AppMetrics } from './metrics.ts';
 import type { Mirror } from '../upstream/mirror.ts';
+import type { JobProgress } from '../jobs/job-progress.ts';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -24,6 +25,11 @@ export interface AppDeps {
    * stops it on close); one handed in is started here and stopped by its owner.
    */
   changes?: ChangeFeed;
+  /**
+   * Jobs whose missing output is being built since the start: their resources answer 503 with
+   * Retry-After meanwhile (absent: never, as with JOBS=off).
+   */
+  jobProgress?: JobProgress;
   /** Where the app logs (a pino logger writing JSON lines); false or absent for none (tests). */
   logger?: FastifyBaseLogger | false;
   /**

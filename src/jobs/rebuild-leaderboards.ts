@@ -1,15 +1,14 @@
 import type { Config } from '../config.ts';
 import type { Job, JobDeps } from './scheduler.ts';
 import { STANDARD_GAME_MODES } from '../domain/game-modes.ts';
-import { leaderboardEntries, rankPlayers } from '../domain/ranking.ts';
 import { seasonAt } from '../domain/seasons.ts';
 import { PC_PLATFORMS, type Platform } from '../domain/shards.ts';
 import {
-  listLeaderboardCandidates,
   listLeaderboardKeys,
   replaceLeaderboard,
   type LeaderboardKey,
 } from '../store/leaderboards.ts';
+import { rankLeaderboard } from '../store/leaderboard-ranking.ts';
 import { listSeasons } from '../store/seasons.ts';
 import type { Db } from '../store/store.ts';
 
@@ -42,7 +41,8 @@ export interface RebuildSummary {
  * Rebuilds the leaderboard of every PC platform's current season and standard game mode: ranks
  * every player with an aggregate there and stores the top 1000 (plus each region's top 500) as
  * a new build that replaces the previous one, also of an earlier season. A mode nobody played
- * yet gets an empty build, so the endpoint answers for it and the job knows it is done.
+ * yet gets an empty build, so the endpoint answers for it and the job knows it is done. The
+ * ranking runs in the database (one statement per mode), so only the stored entries are read.
  */
 export async function rebuildLeaderboards(deps: JobDeps): Promise<RebuildSummary> {
   const { store, config, clock } = deps;
@@ -51,15 +51,14 @@ export async function rebuildLeaderboards(deps: JobDeps): Promise<RebuildSummary
   for (const { platform, seasonId } of seasons) {
     for (const gameMode of STANDARD_GAME_MODES) {
       const key: LeaderboardKey = { platform, seasonId, gameMode };
-      const candidates = await listLeaderboardCandidates(store.db, key);
-      const entries = leaderboardEntries(rankPlayers(candidates));
+      const { entries, candidates } = await rankLeaderboard(store, key);
       const builtAt = clock.now();
       await replaceLeaderboard(store, key, entries, {
         builtAt,
         expiresAt: builtAt + intervalMs(config),
       });
       summary.builds++;
-      summary.candidates += candidates.length;
+      summary.candidates += candidates;
       summary.entries += entries.length;
     }
   }

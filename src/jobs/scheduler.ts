@@ -14,6 +14,8 @@ import {
   requestJobRebuilds,
   takeRebuildRequest,
 } from '../store/job-locks.ts';
+import { inProcessRunner, type JobRunner } from './job-thread-runner.ts';
+import type { JobProgress } from './job-progress.ts';
 
 export interface JobLog {
   info(message: string): void;
@@ -48,8 +50,17 @@ const LEASE_MS = 15 * 60_000;
 export type JobRunResult =
   { ran: true; summary: string } | { ran: false; reason: 'locked' } | { ran: true; error: string };
 
-/** Runs a job now if no other instance holds its lease (also what `gamedata jobs run` does). */
-export async function runJobOnce(deps: JobDeps, job: Job, owner: string): Promise<JobRunResult> {
+/**
+ * Runs a job now if no other instance holds its lease (also what `gamedata jobs run` does). The
+ * lease is taken and released here; the work itself runs where `runner` runs it (a worker
+ * thread when serving, see src/jobs/job-thread-runner.ts).
+ */
+export async function runJobOnce(
+  deps: JobDeps,
+  job: Job,
+  owner: string,
+  runner: JobRunner = inProcessRunner,
+): Promise<JobRunResult> {
   const { store, clock } = deps;
   const acquired = await acquireJobLease(store.db, {
     name: job.name,
@@ -61,7 +72,7 @@ export async function runJobOnce(deps: JobDeps, job: Job, owner: string): Promis
   let rebuild = false;
   try {
     rebuild = await takeRebuildRequest(store.db, job.name);
-    const summary = await job.run(deps, { rebuild });
+    const summary = await runner.run(job, deps, { rebuild });
     await releaseJobLease(store.db, { name: job.name, owner, now: clock.now(), error: null });
     return { ran: true, summary };
   } catch (error) {
@@ -117,6 +128,10 @@ export function startScheduler(
     log: JobLog;
     autostart?: boolean;
     observer?: JobObserver;
+    /** Where the jobs' work runs (default: in this thread). */
+    runner?: JobRunner;
+    /** Told when each run ends, so resources awaiting a job's first output stop answering 503. */
+    progress?: JobProgress;
   },
 ): Scheduler {
   let running: Promise<void> | null = null;
@@ -131,7 +146,7 @@ export function startScheduler(
         if (!(await isJobDue(deps, job))) continue;
         current = job.name;
         finished = options.observer?.jobStarted(job.name);
-        const result = await runJobOnce(deps, job, options.owner);
+        const result = await runJobOnce(deps, job, options.owner, options.runner);
         finished?.('summary' in result ? 'succeeded' : 'error' in result ? 'failed' : 'locked');
         finished = undefined;
         if ('summary' in result) options.log.info(`job ${job.name}: ${result.summary}`);
@@ -143,6 +158,7 @@ export function startScheduler(
         );
       } finally {
         current = null;
+        options.progress?.ended(job.name);
       }
     }
   }

@@ -14,6 +14,11 @@ export interface DialectAdapter {
   blobType: 'blob' | 'bytea';
   /** The larger of two values (`max(a, b)` on SQLite, `greatest(a, b)` on PostgreSQL). */
   greatest<T>(a: Expression<T>, b: Expression<T>): RawBuilder<T>;
+  /**
+   * A text value compared byte by byte (code point order, as JS `<` on ASCII ids) whatever the
+   * database's collation: in ORDER BY, for tie-breaks that must match the JS rule.
+   */
+  bytewise(value: Expression<string>): RawBuilder<string>;
   /** The connection pool's state now; absent where there is no pool (SQLite: one connection). */
   poolStats?(): PoolStats;
 }

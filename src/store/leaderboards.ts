@@ -52,7 +52,7 @@ export interface LeaderboardEntry {
 
 /**
  * Every player with an aggregate for the leaderboard's platform, season and mode, with their
- * current name and region: one query on `season_stats_by_season_mode`, joined to players by
+ * current name and region: one query on the `season_stats_ranking` index, joined to players by
  * primary key. Bots never have aggregates, so they are never candidates.
  */
 export async function listLeaderboardCandidates(

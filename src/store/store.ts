@@ -27,6 +27,7 @@ export interface Store {
   db: Db;
   dialect: DialectName;
   greatest: DialectAdapter['greatest'];
+  bytewise: DialectAdapter['bytewise'];
   poolStats?: DialectAdapter['poolStats'];
   close(): Promise<void>;
 }
@@ -82,6 +83,7 @@ export async function openStore(url: string, options: OpenOptions = {}): Promise
     db,
     dialect: adapter.name,
     greatest: adapter.greatest,
+    bytewise: adapter.bytewise,
     ...(adapter.poolStats ? { poolStats: adapter.poolStats } : {}),
     close: () => db.destroy(),
   };

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.ts';
+import { buildApp, type AppDeps } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { fixedClock } from '../../src/clock.ts';
 import { openBlobStore } from '../../src/blobs/open-blob-store.ts';
@@ -36,6 +36,7 @@ export interface TestApp {
 export async function createTestApp(
   database: TestDatabase,
   env: Record<string, string> = {},
+  extra: Pick<AppDeps, 'jobProgress'> = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, PUBLIC_BASE_URL: TEST_BASE_URL, ...env });
@@ -49,7 +50,7 @@ export async function createTestApp(
     ratePerMinute: 10_000,
     now: clock.now(),
   });
-  const app = await buildApp({ config, store, blobs, clock, logger: false });
+  const app = await buildApp({ config, store, blobs, clock, logger: false, ...extra });
   return {
     app,
     store,

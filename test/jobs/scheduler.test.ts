@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config.ts';
 import { fixedClock } from '../../src/clock.ts';
 import { directoryBlobStore } from '../../src/blobs/directory-blob-store.ts';
 import { startScheduler, runJobOnce, type Job, type JobDeps } from '../../src/jobs/scheduler.ts';
+import { createJobProgress } from '../../src/jobs/job-progress.ts';
 
 const quiet = { info: () => {}, error: () => {} };
 
@@ -165,3 +166,39 @@ for (const database of testDatabases) {
     }
   });
 }
+
+test('a job awaited by the start is awaited until its run ends, then its listeners are told', async () => {
+  const store = await testDatabases[0]!.open();
+  try {
+    const deps: JobDeps = {
+      store,
+      clock: fixedClock('2026-11-20T00:00:00Z'),
+      config: loadConfig({}),
+      blobs: directoryBlobStore('/nonexistent'),
+    };
+    const runs: string[] = [];
+    let release!: () => void;
+    const block = new Promise<void>((resolve) => (release = resolve));
+    const progress = createJobProgress();
+    const ended: string[] = [];
+    progress.onEnded((name) => ended.push(name));
+    progress.expect('counting');
+    const scheduler = startScheduler(deps, [countingJob(runs, { block })], {
+      owner: 'a',
+      tickMs: 1000,
+      log: quiet,
+      autostart: false,
+      progress,
+    });
+    const tick = scheduler.tick();
+    while (runs.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(progress.awaiting('counting'), true, 'while the run is under way');
+    release();
+    await tick;
+    assert.equal(progress.awaiting('counting'), false);
+    assert.deepEqual(ended, ['counting']);
+    await scheduler.stop();
+  } finally {
+    await store.close();
+  }
+});

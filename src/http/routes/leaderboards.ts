@@ -5,7 +5,8 @@ import type { RouteContext } from '../route-context.ts';
 import { STANDARD_GAME_MODES, isStandardGameMode } from '../../domain/game-modes.ts';
 import { LEADERBOARD_SIZE, REGIONAL_LEADERBOARD_SIZE } from '../../domain/ranking.ts';
 import type { ResolvedShard } from '../../domain/shards.ts';
-import { badRequest, notFound } from '../jsonapi.ts';
+import { badRequest, notFound, serviceUnavailable } from '../jsonapi.ts';
+import { AWAITED_RETRY_AFTER_SECONDS } from '../../jobs/job-progress.ts';
 import { LeaderboardDocument } from '../schemas/leaderboard-document.ts';
 import { documentResponse, errorResponse, notModified } from '../schemas/responses.ts';
 import { leaderboardPages, type PageRequest } from '../leaderboard-pages.ts';
@@ -14,6 +15,8 @@ import { seasonListsFor } from '../season-lists.ts';
 import { enforceShardRule, requestShard } from '../shards.ts';
 
 const PAGE_SIZE = 100;
+/** The job that builds leaderboards (src/jobs/rebuild-leaderboards.ts). */
+const JOB = 'leaderboards';
 const PAGE_PARAMETER = 'page[number]';
 const LAST_PAGE = LEADERBOARD_SIZE / PAGE_SIZE - 1;
 
@@ -46,6 +49,8 @@ const PageQuery = Type.Object({
   ),
 });
 
+const STARTING =
+  'No build yet and the job building it runs since the service started (Retry-After says when to ask again)';
 const CURRENT_SEASON_ONLY = 'Leaderboards are kept for the current season only.';
 
 const pageDocs = {
@@ -61,6 +66,7 @@ const pageDocs = {
     304: notModified,
     400: errorResponse(400, `${PAGE_RULE}; or a shard other than a PC platform shard`),
     404: errorResponse(404, 'Unknown shard or game mode, or no current season'),
+    503: errorResponse(503, STARTING),
   },
 };
 const regionDocs = {
@@ -78,6 +84,7 @@ const regionDocs = {
       404,
       'Unknown shard, season or game mode, or a season other than the current',
     ),
+    503: errorResponse(503, STARTING),
   },
 };
 
@@ -96,6 +103,9 @@ export function leaderboardRoutes(app: FastifyInstance, context: RouteContext): 
   const { config, store, clock } = context;
   const seasonLists = seasonListsFor(store, clock);
   const pages = leaderboardPages(store, clock);
+  context.jobProgress?.onEnded((name) => {
+    if (name === JOB) pages.forgetMissing();
+  });
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
 
   async function currentSeasonId(shard: ResolvedShard): Promise<string> {
@@ -109,7 +119,13 @@ export function leaderboardRoutes(app: FastifyInstance, context: RouteContext): 
     reply: FastifyReply,
     wanted: PageRequest,
   ): Promise<FastifyReply> {
-    const { page: rendered, validUntil } = await pages.get(wanted);
+    const { page: rendered, validUntil, built } = await pages.get(wanted);
+    if (!built && context.jobProgress?.awaiting(JOB)) {
+      throw serviceUnavailable(
+        'The leaderboards are being built since the service started; try again shortly',
+        AWAITED_RETRY_AFTER_SECONDS,
+      );
+    }
     const maxAge = Math.max(0, Math.floor((validUntil - clock.now()) / 1000));
     const gzipped = acceptsGzip(request);
     reply.header('cache-control', `public, max-age=${maxAge}`);

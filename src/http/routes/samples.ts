@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RouteContext } from '../route-context.ts';
-import { sendDocument } from '../jsonapi.ts';
+import { ApiError, sendDocument, serviceUnavailable } from '../jsonapi.ts';
+import { AWAITED_RETRY_AFTER_SECONDS } from '../../jobs/job-progress.ts';
 import { acceptsGzip } from '../precompressed.ts';
 import { sampleDocuments } from '../sample-documents.ts';
 import { CREATED_AT_START, SampleQuery, sampleTimeFilter } from '../sample-filter.ts';
@@ -28,6 +29,10 @@ const docs = {
       'filter[createdAt-start] is malformed, in the future, or older than retention',
     ),
     404: errorResponse(404, 'Unknown shard, or no sample published for that time yet'),
+    503: errorResponse(
+      503,
+      'No sample yet and the job drawing samples runs since the service started (see Retry-After)',
+    ),
   },
 };
 
@@ -54,7 +59,20 @@ export function sampleRoutes(app: FastifyInstance, context: RouteContext): void 
         now: clock.now(),
         retentionDays: config.retentionDays,
       });
-      const { sample, cacheControl } = await samples.find(shard, at);
+      const { sample, cacheControl } = await samples.find(shard, at).catch((error: unknown) => {
+        // Missing while the start's first samples run draws it: ask again soon, not "never".
+        if (
+          error instanceof ApiError &&
+          error.status === 404 &&
+          context.jobProgress?.awaiting('samples')
+        ) {
+          throw serviceUnavailable(
+            'Samples are being drawn since the service started; try again shortly',
+            AWAITED_RETRY_AFTER_SECONDS,
+          );
+        }
+        throw error;
+      });
       reply.header('cache-control', cacheControl).header('vary', 'Accept-Encoding');
       // The compression plugin leaves a body alone once Content-Encoding is set.
       if (!acceptsGzip(request)) return sendDocument(request, reply, sample.body);

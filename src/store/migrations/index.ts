@@ -9,6 +9,7 @@ import * as clansRecordedDocuments from './0007-clans-recorded-documents.ts';
 import * as mastery from './0008-mastery.ts';
 import * as mirror from './0009-mirror.ts';
 import * as matchDocumentOneCopy from './0011-match-document-one-copy.ts';
+import * as leaderboardRankingIndex from './0013-leaderboard-ranking-index.ts';
 
 /** What a migration needs to know about the database it runs on. */
 export interface MigrationContext {
@@ -31,6 +32,7 @@ const STEPS: Record<string, Step> = {
   '0008-mastery': mastery,
   '0009-mirror': mirror,
   '0011-match-document-one-copy': matchDocumentOneCopy,
+  '0013-leaderboard-ranking-index': leaderboardRankingIndex,
 };
 
 /** The migrations as Kysely's Migrator wants them, bound to one database's context. */

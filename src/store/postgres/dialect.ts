@@ -57,6 +57,7 @@ export function postgresAdapter(url: string, options: PostgresOptions): DialectA
     blobType: 'bytea',
     greatest: <T>(a: Expression<T>, b: Expression<T>): RawBuilder<T> =>
       sql<T>`greatest(${a}, ${b})`,
+    bytewise: (value: Expression<string>): RawBuilder<string> => sql<string>`${value} COLLATE "C"`,
     poolStats: () => ({
       total: pool.totalCount,
       idle: pool.idleCount,

@@ -29,6 +29,8 @@ export function sqliteAdapter(file: string): DialectAdapter {
     dialect: new SqliteDialect({ database: withStatementCache(database) }),
     blobType: 'blob',
     greatest: <T>(a: Expression<T>, b: Expression<T>): RawBuilder<T> => sql<T>`max(${a}, ${b})`,
+    // BINARY, SQLite's default collation, already compares the UTF-8 bytes.
+    bytewise: (value: Expression<string>): RawBuilder<string> => sql<string>`${value}`,
   };
 }
 

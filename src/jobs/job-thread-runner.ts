@@ -1,0 +1,107 @@
+/**
+ * Runs jobs in a worker thread (src/jobs/job-thread.ts) with its own database connection, so
+ * that no job ever stalls serving: on SQLite every statement blocks the thread that runs it, and
+ * a leaderboard rebuild or a purge at a million players takes seconds. An in-memory SQLite store
+ * cannot be shared with another thread; its jobs run in the caller's thread, as before.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Config } from '../config.ts';
+import type { Job, JobDeps } from './scheduler.ts';
+
+/** Runs a job's work (without its lease, which the caller holds) and returns its summary. */
+export interface JobRunner {
+  run(job: Job, deps: JobDeps, options: { rebuild: boolean }): Promise<string>;
+  /** Ends the thread, if any; a job still running in it is abandoned. */
+  close(): Promise<void>;
+}
+
+/** A run asked of the thread; the clock offset carries the caller's clock (a fixed `--now`). */
+export interface JobThreadRequest {
+  id: number;
+  name: string;
+  rebuild: boolean;
+  clockOffsetMs: number;
+}
+
+export type JobThreadReply = { id: number; summary: string } | { id: number; error: string };
+
+/**
+ * The thread's module: job-thread.js once built; under tsx (development, tests) job-thread.ts,
+ * loaded through tsx's loader registered in the thread first (Node 20 threads do not inherit it).
+ */
+function threadEntry(): [URL] | [string, { eval: true }] {
+  const extension = path.extname(fileURLToPath(import.meta.url));
+  const entry = new URL(`./job-thread${extension}`, import.meta.url);
+  if (extension !== '.ts') return [entry];
+  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  return [
+    `import(${tsx}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`,
+    { eval: true },
+  ];
+}
+
+/** Runs jobs where the caller is: what tests with an in-memory store and a fixed clock use. */
+export const inProcessRunner: JobRunner = {
+  run: (job, deps, options) => job.run(deps, options),
+  close: async () => {},
+};
+
+/** True when the store can be opened a second time from another thread (not `:memory:`). */
+export const canRunInThread = (config: Readonly<Config>): boolean =>
+  !config.databaseUrl.endsWith(':memory:');
+
+/**
+ * A runner whose jobs run in one worker thread, started on the first run. Runs are answered in
+ * the order they end; the thread keeps its connection between runs.
+ */
+export function threadRunner(config: Readonly<Config>): JobRunner {
+  let worker: Worker | null = null;
+  let nextId = 1;
+  const pending = new Map<number, { resolve(summary: string): void; reject(e: Error): void }>();
+
+  const start = (): Worker => {
+    const [entry, options] = threadEntry();
+    const started = new Worker(entry, { ...options, workerData: { config } });
+    started.on('message', (reply: JobThreadReply) => {
+      const waiting = pending.get(reply.id);
+      pending.delete(reply.id);
+      // An idle thread does not keep the process alive; one with a run under way does.
+      if (pending.size === 0) started.unref();
+      if ('summary' in reply) waiting?.resolve(reply.summary);
+      else waiting?.reject(new Error(reply.error));
+    });
+    const failAll = (error: Error): void => {
+      worker = null;
+      for (const waiting of pending.values()) waiting.reject(error);
+      pending.clear();
+    };
+    started.on('error', failAll);
+    started.on('exit', (code) => failAll(new Error(`the job thread exited (code ${code})`)));
+    return started;
+  };
+
+  return {
+    run(job, deps, options) {
+      worker ??= start();
+      const id = nextId++;
+      const request: JobThreadRequest = {
+        id,
+        name: job.name,
+        rebuild: options.rebuild,
+        clockOffsetMs: deps.clock.now() - Date.now(),
+      };
+      return new Promise<string>((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        worker!.ref();
+        worker!.postMessage(request);
+      });
+    },
+    async close() {
+      const running = worker;
+      worker = null;
+      await running?.terminate();
+    },
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * The worker thread jobs run in (src/jobs/job-thread-runner.ts starts it): a store and a blob
+ * store of its own, opened from the same config, so a job's queries and computation — SQLite's
+ * are synchronous — never hold up the event loop that serves requests. It runs one job per
+ * message and answers with its summary or its error.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Config } from '../config.ts';
+import { openBlobStore } from '../blobs/open-blob-store.ts';
+import { openStore } from '../store/store.ts';
+import { findJob } from './index.ts';
+import type { JobThreadReply, JobThreadRequest } from './job-thread-runner.ts';
+
+const config = (workerData as { config: Config }).config;
+const port = parentPort!;
+const opened = Promise.all([
+  openBlobStore(config),
+  openStore(config.databaseUrl, {
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+  }),
+]);
+
+async function run(request: JobThreadRequest): Promise<JobThreadReply> {
+  const job = findJob(request.name);
+  if (job === undefined) return { id: request.id, error: `no job named '${request.name}'` };
+  try {
+    const [blobs, store] = await opened;
+    // The thread's clock runs as the caller's did when it asked: offset from the system clock.
+    const clock = { now: () => Date.now() + request.clockOffsetMs };
+    const summary = await job.run({ store, blobs, config, clock }, { rebuild: request.rebuild });
+    return { id: request.id, summary };
+  } catch (error) {
+    return { id: request.id, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+port.on('message', (request: JobThreadRequest) => {
+  void run(request).then((reply) => port.postMessage(reply));
+});
+port.on('close', () => {
+  void opened.then(([, store]) => store.close());
+});

@@ -1,0 +1,111 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { testDatabases } from '../helpers/stores.ts';
+import { leaderboardEntries, rankPlayers } from '../../src/domain/ranking.ts';
+import { listLeaderboardCandidates, type LeaderboardKey } from '../../src/store/leaderboards.ts';
+import { rankLeaderboard } from '../../src/store/leaderboard-ranking.ts';
+import type { Store } from '../../src/store/store.ts';
+import {
+  DAILY_STAT_COLUMNS,
+  MAXED_STAT_COLUMNS,
+  SUMMED_STAT_COLUMNS,
+  WEEKLY_STAT_COLUMNS,
+  type SeasonStatsValues,
+} from '../../src/domain/stats.ts';
+
+const KEY: LeaderboardKey = { platform: 'pc-b', seasonId: 'season-x', gameMode: 'squad' };
+const REGIONS = ['pc-eu', 'pc-na', 'pc-as', ''];
+const ZEROS = Object.fromEntries(
+  [
+    ...SUMMED_STAT_COLUMNS,
+    ...MAXED_STAT_COLUMNS,
+    ...DAILY_STAT_COLUMNS,
+    ...WEEKLY_STAT_COLUMNS,
+    'days',
+  ].map((column) => [column, 0]),
+) as unknown as SeasonStatsValues;
+
+/**
+ * `count` players with varied aggregates for KEY, some of them twins (same aggregate: only the
+ * account id breaks the tie), ids whose case makes byte order differ from a locale's order, and
+ * damage in quarter points so every sum is exact in any order. Plus noise in another mode.
+ */
+async function seed(store: Store, count: number): Promise<void> {
+  const players = [];
+  const stats = [];
+  for (let i = 0; i < count; i++) {
+    const accountId = `account.${i % 3 === 0 ? 'A' : 'a'}${((i * 7919) % 1000).toString(16)}`;
+    const twin = i % 5 === 0 ? 0 : i;
+    const games = (twin * 13) % 40;
+    const wins = Math.min(games, (twin * 3) % 5);
+    players.push({
+      platform: KEY.platform,
+      account_id: accountId,
+      name: `Player${i}`,
+      ban_type: 'Innocent',
+      clan_id: '',
+      first_seen_at: 0,
+      last_seen_at: 0,
+      region: REGIONS[i % REGIONS.length]!,
+    });
+    for (const gameMode of [KEY.gameMode, 'duo']) {
+      stats.push({
+        ...ZEROS,
+        platform: KEY.platform,
+        account_id: accountId,
+        season_id: KEY.seasonId,
+        game_mode: gameMode,
+        rounds_played: games,
+        wins,
+        top10s: Math.min(games, wins + ((twin * 5) % 7)),
+        kills: (twin * 11) % 60,
+        damage_dealt: ((twin * 37) % 400) * 25.25,
+        win_place_sum: games * (1 + ((twin * 17) % 50)),
+        updated_at: 0,
+      });
+    }
+  }
+  await store.db.insertInto('players').values(players).execute();
+  await store.db.insertInto('season_stats').values(stats).execute();
+}
+
+for (const database of testDatabases) {
+  test(`[${database.name}] the leaderboard SQL ranks exactly as the JS rule`, async () => {
+    const store = await database.open();
+    try {
+      await seed(store, 120);
+      const expected = leaderboardEntries(
+        rankPlayers(await listLeaderboardCandidates(store.db, KEY)),
+        20,
+        8,
+      );
+      const { entries, candidates } = await rankLeaderboard(store, KEY, 20, 8);
+      assert.equal(candidates, 120);
+      assert.ok(expected.length > 20, 'regional entries beyond the platform top are kept');
+      const shape = (entry: (typeof entries)[number]) => ({
+        accountId: entry.player.accountId,
+        region: entry.player.region,
+        rank: entry.rank,
+        rankPoints: entry.rankPoints,
+        tier: `${entry.tier} ${entry.subTier}`,
+        games: entry.player.games,
+        damage: entry.player.damageDealt,
+      });
+      assert.deepEqual(entries.map(shape), expected.map(shape));
+      for (const [i, entry] of entries.entries()) {
+        assert.ok(Math.abs(entry.score - expected[i]!.score) < 1e-12, `score of rank ${i + 1}`);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  test(`[${database.name}] a mode nobody played ranks nobody`, async () => {
+    const store = await database.open();
+    try {
+      assert.deepEqual(await rankLeaderboard(store, KEY), { entries: [], candidates: 0 });
+    } finally {
+      await store.close();
+    }
+  });
+}
