@@ -16,6 +16,7 @@ import { FRAMEWORK_ERROR_OPTIONS, registerFrameworkErrors } from './http/framewo
 import type { AppDeps, RouteContext } from './http/route-context.ts';
 import { apiKeyGuard } from './http/api-key-guard.ts';
 import { createChangeFeed } from './store/change-feed.ts';
+import { keyedDocuments } from './http/keyed-documents.ts';
 import { ROUTES } from './http/routes/index.ts';
 import { registerMetrics } from './http/metrics-hooks.ts';
 import { observedBlobStore } from './blobs/observed-blob-store.ts';
@@ -87,6 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       deps.mirror === undefined
         ? createMirror(deps, (message) => app.log.warn(message))
         : deps.mirror,
+    documents: keyedDocuments({ ...deps, changes, metrics }),
   };
   await changes.start();
   await registerRateLimits(app, {

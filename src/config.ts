@@ -182,6 +182,12 @@ const Env = Type.Object({
     description:
       'Memory for telemetry files kept hot, gzip as stored (megabytes); 0: every file is streamed from the blob store.',
   }),
+  DOCUMENT_CACHE_MB: Type.Integer({
+    minimum: 0,
+    default: 64,
+    description:
+      'Memory for rendered keyed documents (players, stats, mastery, clans, seasons, samples, tournaments, leaderboards), both encodings, in megabytes; 0 renders every request.',
+  }),
   ACCESS_LOG: Type.Union([Type.Literal('on'), Type.Literal('off')], {
     default: 'on',
     description:
@@ -294,6 +300,8 @@ export interface Config {
   matchCacheBytes: number;
   /** Budget of the telemetry files served from memory, bytes (0: none). */
   telemetryCacheBytes: number;
+  /** Bytes of rendered keyed documents kept (DOCUMENT_CACHE_MB); 0 disables that cache. */
+  documentCacheBytes: number;
   jobs: 'on' | 'off';
   leaderboardIntervalMinutes: number;
   samplesIntervalHours: number;
@@ -414,6 +422,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     ingestRatePerMinute: parsed.INGEST_RATE_LIMIT_PER_MINUTE,
     matchCacheBytes: parsed.MATCH_CACHE_MB * 1024 * 1024,
     telemetryCacheBytes: parsed.TELEMETRY_CACHE_MB * 1024 * 1024,
+    documentCacheBytes: parsed.DOCUMENT_CACHE_MB * 1024 * 1024,
     jobs: parsed.JOBS,
     leaderboardIntervalMinutes: parsed.LEADERBOARD_INTERVAL_MINUTES,
     samplesIntervalHours: parsed.SAMPLES_INTERVAL_HOURS,

@@ -12,6 +12,7 @@ import type { ChangeFeed } from '../store/change-feed.ts';
 import type { AppMetrics } from './metrics.ts';
 import type { Mirror } from '../upstream/mirror.ts';
 import type { JobProgress } from '../jobs/job-progress.ts';
+import type { KeyedDocuments } from './keyed-documents.ts';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -48,4 +49,6 @@ export interface RouteContext extends AppDeps {
   metrics: AppMetrics | null;
   /** Fetches what the store lacks from UPSTREAM_URL; null without an upstream. */
   mirror: Mirror | null;
+  /** The keyed documents' rendered bytes (src/http/keyed-documents.ts), shared by the routes. */
+  documents: KeyedDocuments;
 }

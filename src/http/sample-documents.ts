@@ -44,12 +44,12 @@ export interface ServedSample {
 export interface SampleDocuments {
   /**
    * The sample a request names: the newest (`at` null) or the one whose window holds `at`, with
-   * its Cache-Control. A 404 when there is none (yet).
+   * the time (epoch ms) until which clients may cache it. A 404 when there is none (yet).
    */
   find(
     shard: ResolvedShard,
     at: number | null,
-  ): Promise<{ sample: ServedSample; cacheControl: string }>;
+  ): Promise<{ sample: ServedSample; freshUntil: number }>;
 }
 
 export function sampleDocuments(deps: {
@@ -137,8 +137,7 @@ export function sampleDocuments(deps: {
       // never past the moment its oldest match leaves retention.
       const nextDue = at === null && sample.createdAt < latestTime ? now : latestTime + periodMs;
       const freshUntil = Math.min(nextDue, sample.oldestMatchAt + retentionMs);
-      const maxAge = Math.max(0, Math.floor((freshUntil - now) / 1000));
-      return { sample, cacheControl: `public, max-age=${maxAge}` };
+      return { sample, freshUntil };
     },
   };
 }

@@ -78,3 +78,11 @@ export function platformSpelling(shard: ResolvedShard, config: ShardConfig): str
 export function markDeprecatedRegion(shard: ResolvedShard, reply: FastifyReply): void {
   if (!shard.isPlatform) reply.header('deprecation', 'true');
 }
+
+const DEPRECATED = Object.freeze({ deprecation: 'true' });
+const NONE = Object.freeze({});
+
+/** markDeprecatedRegion's header as data, for answers kept and sent again (keyed-documents.ts). */
+export function deprecationHeaders(shard: ResolvedShard): Readonly<Record<string, string>> {
+  return shard.isPlatform ? NONE : DEPRECATED;
+}

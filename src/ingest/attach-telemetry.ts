@@ -19,6 +19,7 @@ import type { IngestDeps } from './ingest-deps.ts';
 import { renderDocumentRow } from './load-match-document.ts';
 import { isSameTelemetry, type TelemetryFile } from './telemetry-file.ts';
 import { addLateTelemetryMastery } from './mastery-late-telemetry.ts';
+import { announceDocumentChanges } from '../store/document-changes.ts';
 
 /**
  * Gives a stored match its telemetry file, stored under `key` when it has none yet. Returns
@@ -35,7 +36,7 @@ export async function attachTelemetryFile(
   const variant = canonicalMatchDocumentVariant(match.platform, deps.config);
   const claimed = await deps.store.db.transaction().execute(async (trx) => {
     if (!(await claimTelemetryKey(trx, match.id, key))) return false;
-    await addLateTelemetryMastery(trx, deps.store, match.id, file.events);
+    const tags = await addLateTelemetryMastery(trx, deps.store, match.id, file.events);
     await deps.blobs.put(key, file.gzip);
     await deleteRenderedDocuments(trx, match.id);
     const record = await findMatchRecord(trx, match.id);
@@ -43,6 +44,7 @@ export async function attachTelemetryFile(
       const recorded = await findRecordedDocument(trx, match.id);
       await saveMatchDocument(trx, await renderDocumentRow(record, variant, recorded));
     }
+    await announceDocumentChanges(deps.store, trx, tags, deps.clock.now());
     return true;
   });
   if (claimed) return 'attached';

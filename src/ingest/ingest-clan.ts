@@ -17,6 +17,7 @@ import {
 } from '../store/clans.ts';
 import { ClanInput, PlayerStatusInput } from './clan-input.ts';
 import { IngestError } from './ingest-error.ts';
+import { DOCUMENT_KINDS, announceDocumentChanges, playerTag } from '../store/document-changes.ts';
 import type { IngestDeps } from './ingest-match.ts';
 
 /** The outcome of ingesting something other than a match. */
@@ -47,6 +48,7 @@ export async function ingestClan(deps: IngestDeps, input: unknown): Promise<Enti
     const stored = await findClan(trx, platform, id);
     const members = clan.members === undefined ? null : [...clan.members].sort();
     let movedFrom: string[] = [];
+    let formerMembers: readonly string[] = [];
     let sameMembers = true;
     if (members !== null) {
       const statuses = await findPlayerStatuses(trx, platform, members);
@@ -59,6 +61,7 @@ export async function ingestClan(deps: IngestDeps, input: unknown): Promise<Enti
       }
       movedFrom = [...statuses.values()].map((s) => s.clanId).filter((c) => c !== id);
       const current = await listClanMemberIds(trx, platform, id);
+      formerMembers = current;
       sameMembers = current.join(',') === members.join(',');
     }
     const sameClan =
@@ -76,10 +79,13 @@ export async function ingestClan(deps: IngestDeps, input: unknown): Promise<Enti
       level: clan.level,
       updatedAt: now,
     });
+    const tags: string[] = [DOCUMENT_KINDS.clans];
     if (members !== null && !sameMembers) {
       await setClanMembers(trx, platform, id, members);
       await touchClans(trx, platform, movedFrom, now);
+      for (const member of [...members, ...formerMembers]) tags.push(playerTag(platform, member));
     }
+    await announceDocumentChanges(deps.store, trx, tags, now);
     return { status: 'ingested', kind: 'clan', id };
   });
 }
@@ -119,6 +125,8 @@ export async function ingestPlayerStatus(deps: IngestDeps, input: unknown): Prom
     if (next.clanId !== current.clanId) {
       await touchClans(trx, platform, [current.clanId, next.clanId], now);
     }
+    const tags = [playerTag(platform, accountId), DOCUMENT_KINDS.clans];
+    await announceDocumentChanges(deps.store, trx, tags, now);
     return { status: 'ingested', kind: 'playerStatus', id: accountId };
   });
 }

@@ -6,23 +6,26 @@
 import { findMasteryMatch } from '../store/mastery-reads.ts';
 import { takePendingTelemetry, writeTelemetryMastery } from '../store/mastery-writes.ts';
 import type { Db, Store } from '../store/store.ts';
+import { playerTag } from '../store/document-changes.ts';
 import { storedMasteryMatch } from './mastery-match.ts';
 import { telemetryMasteryRows } from './mastery-rows.ts';
 
 /**
  * Adds the telemetry part of a stored match's mastery. Call it inside the transaction that
- * attaches the telemetry (`db` is that transaction). Returns false, changing nothing, when the
- * part was added already (or the match never counted, or is gone).
+ * attaches the telemetry (`db` is that transaction). Returns the document tags of the players
+ * whose mastery it changed: none when the part was added already (or the match never counted,
+ * or is gone).
  */
 export async function addLateTelemetryMastery(
   db: Db,
   store: Store,
   matchId: string,
   events: readonly unknown[],
-): Promise<boolean> {
-  if (!(await takePendingTelemetry(db, matchId))) return false;
+): Promise<string[]> {
+  if (!(await takePendingTelemetry(db, matchId))) return [];
   const stored = await findMasteryMatch(db, matchId);
-  if (stored === null) return false;
-  await writeTelemetryMastery(db, store, telemetryMasteryRows(storedMasteryMatch(stored), events));
-  return true;
+  if (stored === null) return [];
+  const match = storedMasteryMatch(stored);
+  await writeTelemetryMastery(db, store, telemetryMasteryRows(match, events));
+  return match.players.map((player) => playerTag(player.platform, player.accountId));
 }

@@ -10,6 +10,7 @@
  * - when it was recorded: the `recordedAt` option, else the ingest time.
  */
 import { putRecordedDocument } from '../store/recorded-documents.ts';
+import { playerTag, withDocumentChanges } from '../store/document-changes.ts';
 import { ACCOUNT_ID_PATTERN } from './clan-input.ts';
 import type { EntityResult } from './ingest-clan.ts';
 import { IngestError } from './ingest-error.ts';
@@ -51,6 +52,10 @@ export async function ingestRecordedMastery(
     platform: recordingPlatform(deps, document, options.platform, named),
     id: data.id,
   });
-  const changed = await putRecordedDocument(deps.store.db, recording, deps.clock.now());
+  const now = deps.clock.now();
+  const tags = [playerTag(recording.platform, data.id)];
+  const changed = await withDocumentChanges(deps.store, tags, now, () =>
+    putRecordedDocument(deps.store.db, recording, now),
+  );
   return recordingResult(changed, recording);
 }

@@ -28,6 +28,12 @@ import type { EntityResult } from './ingest-clan.ts';
 import { IngestError } from './ingest-error.ts';
 import type { IngestDeps } from './ingest-match.ts';
 import { selfLinkRange } from './self-link-range.ts';
+import {
+  DOCUMENT_KINDS,
+  announceDocumentChanges,
+  playerTag,
+  withDocumentChanges,
+} from '../store/document-changes.ts';
 import { MAX_CLOCK_SKEW_MS } from './validate-match.ts';
 
 export interface RecordingOptions {
@@ -85,7 +91,10 @@ export async function ingestRecordedRanked(
       `${seasonId} is not a season of ${recording.platform}`,
     );
   }
-  const changed = await putRecordedDocument(deps.store.db, recording, deps.clock.now());
+  const now = deps.clock.now();
+  const changed = await withDocumentChanges(deps.store, [playerTag(platform, accountId)], now, () =>
+    putRecordedDocument(deps.store.db, recording, now),
+  );
   return recordingResult(changed, recording);
 }
 
@@ -126,6 +135,7 @@ export async function ingestRecordedClan(
         updatedAt: recording.recordedAt,
       });
     }
+    await announceDocumentChanges(deps.store, trx, [DOCUMENT_KINDS.clans], deps.clock.now());
     return true;
   });
   return recordingResult(changed, recording);

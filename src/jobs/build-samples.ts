@@ -9,6 +9,7 @@ import {
   sampleTimeRange,
 } from '../domain/samples.ts';
 import { fillEmptySampleList, insertSampleList, redrawSampleList } from '../store/sample-writes.ts';
+import { DOCUMENT_KINDS, withDocumentChanges } from '../store/document-changes.ts';
 import {
   findFillableSampleLists,
   firstMatchTimeBetween,
@@ -127,16 +128,22 @@ export async function buildSamples(
   options: { rebuild: boolean } = { rebuild: false },
 ): Promise<BuildSamplesResult> {
   const plan = await planSamples(deps);
+  // Each write tells the sample documents cached anywhere to go.
+  const announced = <T>(write: () => Promise<T>): Promise<T> =>
+    withDocumentChanges(deps.store, [DOCUMENT_KINDS.samples], deps.clock.now(), write);
   const result: BuildSamplesResult = { built: 0, filled: 0, redrawn: 0, matches: 0 };
   for (const list of plan.missing) {
     const { picked, drawnFrom } = await pickMatches(deps, list, plan.since);
-    await insertSampleList(deps.store, { id: crypto.randomUUID(), ...list, drawnFrom }, picked);
+    await announced(() =>
+      insertSampleList(deps.store, { id: crypto.randomUUID(), ...list, drawnFrom }, picked),
+    );
     result.built += 1;
     result.matches += picked.length;
   }
   for (const list of plan.fillable) {
     const { picked, drawnFrom } = await pickMatches(deps, list, plan.since);
-    if (picked.length > 0 && (await fillEmptySampleList(deps.store, list.id, picked, drawnFrom))) {
+    const fill = () => fillEmptySampleList(deps.store, list.id, picked, drawnFrom);
+    if (picked.length > 0 && (await announced(fill))) {
       result.filled += 1;
       result.matches += picked.length;
     }
@@ -147,7 +154,7 @@ export async function buildSamples(
     if (list.drawnFrom === 0 || filled.has(list.id)) continue;
     const { picked, drawnFrom } = await pickMatches(deps, list, plan.since);
     if (drawnFrom > list.drawnFrom) {
-      await redrawSampleList(deps.store, list.id, picked, drawnFrom);
+      await announced(() => redrawSampleList(deps.store, list.id, picked, drawnFrom));
       result.redrawn += 1;
       result.matches += picked.length;
     }

@@ -17,6 +17,7 @@ import { addSeasonStats, type SeasonStatsAddition } from './season-stats-writes.
 import { applyRankedResults, type RankedAddition } from './ranked-writes.ts';
 import { writeMatchMastery, type MatchMasteryRows } from './mastery-writes.ts';
 import type { Db, Store } from './store.ts';
+import { DOCUMENT_KINDS, announceDocumentChanges, sightingTags } from './document-changes.ts';
 
 export type { SeasonStatsAddition };
 
@@ -89,6 +90,9 @@ export async function writeIngestedMatch(
       .values(rows.documents)
       .onConflict((oc) => oc.columns(['match_id', 'variant']).doNothing())
       .execute();
+    const tags = sightingTags(rows.players);
+    if (rows.tournament) tags.push(DOCUMENT_KINDS.tournaments);
+    await announceDocumentChanges(store, trx, tags, rows.now);
     return 'ingested';
   });
 }

@@ -1,6 +1,7 @@
 import { PLATFORMS, type Platform } from '../domain/shards.ts';
 import { seasonCatalogue, type SeasonDefinition } from '../domain/seasons.ts';
 import type { Db, Store } from './store.ts';
+import { DOCUMENT_KINDS, announceDocumentChanges } from './document-changes.ts';
 
 /**
  * Adds the catalogue's seasons up to `now` (and the next one) that the table lacks. Existing
@@ -9,6 +10,7 @@ import type { Db, Store } from './store.ts';
  */
 export async function syncSeasons(store: Store, now: number): Promise<void> {
   await store.db.transaction().execute(async (trx) => {
+    let added = false;
     for (const platform of PLATFORMS) {
       const catalogue = seasonCatalogue(platform, now);
       const known = new Set(
@@ -34,7 +36,9 @@ export async function syncSeasons(store: Store, now: number): Promise<void> {
         // Another instance (or a concurrent ingest) may be adding the same seasons right now.
         .onConflict((oc) => oc.columns(['platform', 'id']).doNothing())
         .execute();
+      added = true;
     }
+    if (added) await announceDocumentChanges(store, trx, [DOCUMENT_KINDS.seasons], now);
   });
 }
 

@@ -7,7 +7,8 @@ import { findClan } from '../../store/clans.ts';
 import { findRecordedDocument } from '../../store/recorded-documents.ts';
 import { renderClan } from '../../presenters/clan-document.ts';
 import { renderRecordedDocument } from '../../presenters/recorded-document.ts';
-import { notFound, selfLink, sendDocument } from '../jsonapi.ts';
+import { notFound, selfLink } from '../jsonapi.ts';
+import { DOCUMENT_KINDS } from '../../store/document-changes.ts';
 import { enforceShardRule, requestShard } from '../shards.ts';
 import { ClanDocument } from '../schemas/clan-document.ts';
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
@@ -23,7 +24,7 @@ const ClanParams = Type.Object({
  * it is newer than the clan's last ingested change (recording-precedence.ts).
  */
 export function clanRoutes(app: FastifyInstance, context: RouteContext): void {
-  const { config, store } = context;
+  const { config, store, documents } = context;
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
 
   routes.get(
@@ -46,20 +47,21 @@ export function clanRoutes(app: FastifyInstance, context: RouteContext): void {
       },
       onRequest: context.requireApiKey,
     },
-    async (request, reply) => {
-      const { clanId } = request.params;
-      const shard = requestShard(request.params.shard, config);
-      enforceShardRule(shard, { platform: true, region: false }, 'Clans', config);
-      const [recording, clan] = await Promise.all([
-        findRecordedDocument(store.db, 'clan', shard.platform, clanId),
-        findClan(store.db, shard.platform, clanId),
-      ]);
-      const self = selfLink(config.publicBaseUrl, request);
-      if (recording !== null && recordingWins(recording.recordedAt, clan?.updatedAt ?? null)) {
-        return sendDocument(request, reply, renderRecordedDocument(recording, self));
-      }
-      if (clan === null) throw notFound(`No clan '${clanId}' on shard '${shard.spelling}'`);
-      return sendDocument(request, reply, renderClan(clan, self));
-    },
+    (request, reply) =>
+      documents.serve(request, reply, DOCUMENT_KINDS.clans, async () => {
+        const { clanId } = request.params;
+        const shard = requestShard(request.params.shard, config);
+        enforceShardRule(shard, { platform: true, region: false }, 'Clans', config);
+        const [recording, clan] = await Promise.all([
+          findRecordedDocument(store.db, 'clan', shard.platform, clanId),
+          findClan(store.db, shard.platform, clanId),
+        ]);
+        const self = selfLink(config.publicBaseUrl, request);
+        if (recording !== null && recordingWins(recording.recordedAt, clan?.updatedAt ?? null)) {
+          return { body: renderRecordedDocument(recording, self), tags: [] };
+        }
+        if (clan === null) throw notFound(`No clan '${clanId}' on shard '${shard.spelling}'`);
+        return { body: renderClan(clan, self), tags: [] };
+      }),
   );
 }

@@ -9,7 +9,8 @@ import { findRecordedDocument } from '../../store/recorded-documents.ts';
 import { renderWeaponMastery } from '../../presenters/weapon-mastery-document.ts';
 import { renderSurvivalMastery } from '../../presenters/survival-mastery-document.ts';
 import { renderRecordedDocument } from '../../presenters/recorded-document.ts';
-import { notFound, selfLink, sendDocument } from '../jsonapi.ts';
+import { notFound, selfLink } from '../jsonapi.ts';
+import { DOCUMENT_KINDS, playerTag } from '../../store/document-changes.ts';
 import { enforceShardRule, platformSpelling, requestShard } from '../shards.ts';
 import { SurvivalMasteryDocument, WeaponMasteryDocument } from '../schemas/mastery-documents.ts';
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
@@ -38,7 +39,7 @@ const PlayerParams = Type.Object({
  * (recording-precedence.ts), whether or not the player is otherwise known.
  */
 export function masteryRoutes(app: FastifyInstance, context: RouteContext): void {
-  const { config, store } = context;
+  const { config, store, documents } = context;
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const security = [{ apiKey: [] }];
 
@@ -60,22 +61,24 @@ export function masteryRoutes(app: FastifyInstance, context: RouteContext): void
       },
       onRequest: context.requireApiKey,
     },
-    async (request, reply) => {
-      const { accountId } = request.params;
-      const shard = requestShard(request.params.shard, config);
-      enforceShardRule(shard, PLATFORM_ONLY, 'Weapon mastery summaries', config);
-      const [recording, player, career] = await Promise.all([
-        findRecordedDocument(store.db, 'weaponMasterySummary', shard.platform, accountId),
-        findPlayer(store.db, shard.platform, accountId),
-        findWeaponMastery(store.db, shard.platform, accountId),
-      ]);
-      const self = selfLink(config.publicBaseUrl, request);
-      if (recording && recordingWins(recording.recordedAt, career.latestMatchAt))
-        return sendDocument(request, reply, renderRecordedDocument(recording, self));
-      if (!player) throw notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
-      const view = { accountId, platform: platformSpelling(shard, config), career };
-      return sendDocument(request, reply, renderWeaponMastery(view, self));
-    },
+    (request, reply) =>
+      documents.serve(request, reply, DOCUMENT_KINDS.players, async () => {
+        const { accountId } = request.params;
+        const shard = requestShard(request.params.shard, config);
+        enforceShardRule(shard, PLATFORM_ONLY, 'Weapon mastery summaries', config);
+        const tags = [playerTag(shard.platform, accountId)];
+        const [recording, player, career] = await Promise.all([
+          findRecordedDocument(store.db, 'weaponMasterySummary', shard.platform, accountId),
+          findPlayer(store.db, shard.platform, accountId),
+          findWeaponMastery(store.db, shard.platform, accountId),
+        ]);
+        const self = selfLink(config.publicBaseUrl, request);
+        if (recording && recordingWins(recording.recordedAt, career.latestMatchAt))
+          return { body: renderRecordedDocument(recording, self), tags };
+        if (!player) throw notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
+        const view = { accountId, platform: platformSpelling(shard, config), career };
+        return { body: renderWeaponMastery(view, self), tags };
+      }),
   );
 
   routes.get(
@@ -96,20 +99,22 @@ export function masteryRoutes(app: FastifyInstance, context: RouteContext): void
       },
       onRequest: context.requireApiKey,
     },
-    async (request, reply) => {
-      const { accountId } = request.params;
-      const shard = requestShard(request.params.shard, config);
-      enforceShardRule(shard, PLATFORM_ONLY, 'Survival mastery summaries', config);
-      const [recording, player, career] = await Promise.all([
-        findRecordedDocument(store.db, 'survivalMasterySummary', shard.platform, accountId),
-        findPlayer(store.db, shard.platform, accountId),
-        findSurvivalMastery(store.db, shard.platform, accountId),
-      ]);
-      const self = selfLink(config.publicBaseUrl, request);
-      if (recording && recordingWins(recording.recordedAt, career?.lastMatchAt ?? null))
-        return sendDocument(request, reply, renderRecordedDocument(recording, self));
-      if (!player) throw notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
-      return sendDocument(request, reply, renderSurvivalMastery({ accountId, career }, self));
-    },
+    (request, reply) =>
+      documents.serve(request, reply, DOCUMENT_KINDS.players, async () => {
+        const { accountId } = request.params;
+        const shard = requestShard(request.params.shard, config);
+        enforceShardRule(shard, PLATFORM_ONLY, 'Survival mastery summaries', config);
+        const tags = [playerTag(shard.platform, accountId)];
+        const [recording, player, career] = await Promise.all([
+          findRecordedDocument(store.db, 'survivalMasterySummary', shard.platform, accountId),
+          findPlayer(store.db, shard.platform, accountId),
+          findSurvivalMastery(store.db, shard.platform, accountId),
+        ]);
+        const self = selfLink(config.publicBaseUrl, request);
+        if (recording && recordingWins(recording.recordedAt, career?.lastMatchAt ?? null))
+          return { body: renderRecordedDocument(recording, self), tags };
+        if (!player) throw notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
+        return { body: renderSurvivalMastery({ accountId, career }, self), tags };
+      }),
   );
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RouteContext } from '../route-context.ts';
@@ -6,12 +6,14 @@ import { retentionWindowMs } from '../../config.ts';
 import type { ResolvedShard } from '../../domain/shards.ts';
 import { findPlayer, listRecentMatchIds, searchPlayers, type Player } from '../../store/players.ts';
 import { renderPlayer, renderPlayerList } from '../../presenters/player-document.ts';
-import { NO_PLAYERS_FOUND, notFound, selfLink, sendDocument } from '../jsonapi.ts';
+import { NO_PLAYERS_FOUND, notFound, selfLink } from '../jsonapi.ts';
 import { PlayerFilterQuery, playerFilter } from '../player-filter.ts';
 import { PlayerDocument, PlayerListDocument } from '../schemas/player-documents.ts';
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
-import { markDeprecatedRegion, platformSpelling, requestShard } from '../shards.ts';
+import { deprecationHeaders, platformSpelling, requestShard } from '../shards.ts';
 import { readThroughPlayers } from '../../upstream/player-read-through.ts';
+import type { RenderedDocument } from '../keyed-documents.ts';
+import { DOCUMENT_KINDS, nameTag, playerTag } from '../../store/document-changes.ts';
 
 const ShardParams = Type.Object({ shard: Type.String() });
 const PlayerParams = Type.Object({ shard: Type.String(), accountId: Type.String() });
@@ -45,18 +47,22 @@ const playerDocs = {
  * A platform-region shard is deprecated here and answered as its platform (all regions).
  */
 export function playerRoutes(app: FastifyInstance, context: RouteContext): void {
-  const { config, store, clock, mirror } = context;
+  const { config, store, clock, mirror, documents } = context;
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  /** Sends players with their match lists of the retention window: a list, or the one player. */
-  async function sendPlayers(
+  /**
+   * Renders players with their match lists of the retention window: a list, or the one player.
+   * Tagged by each player found and by every name or id asked for (`asked`, found or not).
+   */
+  async function renderPlayers(
     request: FastifyRequest,
-    reply: FastifyReply,
     shard: ResolvedShard,
     players: Player[],
     as: 'list' | 'single',
-  ): Promise<FastifyReply> {
-    const since = clock.now() - retentionWindowMs(config);
+    asked: readonly string[] = [],
+  ): Promise<RenderedDocument> {
+    const retentionMs = retentionWindowMs(config);
+    const since = clock.now() - retentionMs;
     const ids = players.map((player) => player.accountId);
     const matches = await listRecentMatchIds(store.db, shard.platform, ids, since);
     const views = players.map((player) => ({
@@ -69,8 +75,11 @@ export function playerRoutes(app: FastifyInstance, context: RouteContext): void 
       as === 'list'
         ? renderPlayerList(views, spelling, config.publicBaseUrl, self)
         : renderPlayer(views[0]!, spelling, config.publicBaseUrl, self);
-    markDeprecatedRegion(shard, reply);
-    return sendDocument(request, reply, body);
+    return {
+      body,
+      tags: [...ids.map((id) => playerTag(shard.platform, id)), ...asked],
+      headers: deprecationHeaders(shard),
+    };
   }
 
   routes.get(
@@ -94,34 +103,39 @@ export function playerRoutes(app: FastifyInstance, context: RouteContext): void 
       },
       onRequest: context.requireApiKey,
     },
-    async (request, reply) => {
-      const shard = requestShard(request.params.shard, config);
-      const filter = playerFilter(request.query);
-      const lookup = { shard: request.params.shard, platform: shard.platform, ...filter };
-      const upstreamError = await readThroughPlayers(mirror, lookup, reply);
-      const players = await searchPlayers(store.db, shard.platform, filter);
-      if (players.length === 0) throw upstreamError ?? notFound(NO_PLAYERS_FOUND);
-      return sendPlayers(request, reply, shard, players, 'list');
-    },
+    (request, reply) =>
+      documents.serve(request, reply, DOCUMENT_KINDS.players, async () => {
+        const shard = requestShard(request.params.shard, config);
+        const filter = playerFilter(request.query);
+        const lookup = { shard: request.params.shard, platform: shard.platform, ...filter };
+        const upstreamError = await readThroughPlayers(mirror, lookup, reply);
+        const players = await searchPlayers(store.db, shard.platform, filter);
+        if (players.length === 0) throw upstreamError ?? notFound(NO_PLAYERS_FOUND);
+        // Every name or id asked for: one not found yet may be a player by the next ingest.
+        const tag = filter.by === 'names' ? nameTag : playerTag;
+        const asked = filter.values.map((value) => tag(shard.platform, value));
+        return renderPlayers(request, shard, players, 'list', asked);
+      }),
   );
 
   routes.get(
     '/shards/:shard/players/:accountId',
     { schema: { ...playerDocs, params: PlayerParams }, onRequest: context.requireApiKey },
-    async (request, reply) => {
-      const { accountId } = request.params;
-      const shard = requestShard(request.params.shard, config);
-      const lookup = { shard: request.params.shard, platform: shard.platform, by: 'id' as const };
-      const upstreamError = await readThroughPlayers(
-        mirror,
-        { ...lookup, values: [accountId] },
-        reply,
-      );
-      const player = await findPlayer(store.db, shard.platform, accountId);
-      if (!player) {
-        throw upstreamError ?? notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
-      }
-      return sendPlayers(request, reply, shard, [player], 'single');
-    },
+    (request, reply) =>
+      documents.serve(request, reply, DOCUMENT_KINDS.players, async () => {
+        const { accountId } = request.params;
+        const shard = requestShard(request.params.shard, config);
+        const lookup = { shard: request.params.shard, platform: shard.platform, by: 'id' as const };
+        const upstreamError = await readThroughPlayers(
+          mirror,
+          { ...lookup, values: [accountId] },
+          reply,
+        );
+        const player = await findPlayer(store.db, shard.platform, accountId);
+        if (!player) {
+          throw upstreamError ?? notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
+        }
+        return renderPlayers(request, shard, [player], 'single');
+      }),
   );
 }

@@ -8,7 +8,8 @@ import { findRankedStats } from '../../store/ranked-stats.ts';
 import { findRecordedDocument, rankedRecordingId } from '../../store/recorded-documents.ts';
 import { renderRankedStats } from '../../presenters/ranked-stats-document.ts';
 import { renderRecordedDocument } from '../../presenters/recorded-document.ts';
-import { notFound, selfLink, sendDocument } from '../jsonapi.ts';
+import { notFound, selfLink } from '../jsonapi.ts';
+import { DOCUMENT_KINDS, playerTag } from '../../store/document-changes.ts';
 import { seasonListsFor } from '../season-lists.ts';
 import { enforceShardRule, requestShard } from '../shards.ts';
 import { RankedStatsDocument } from '../schemas/ranked-document.ts';
@@ -30,7 +31,7 @@ const RankedParams = Type.Object({
  * recorded document is served instead while it is newer (recording-precedence.ts).
  */
 export function rankedRoutes(app: FastifyInstance, context: RouteContext): void {
-  const { config, store, clock } = context;
+  const { config, store, clock, documents } = context;
   const seasonLists = seasonListsFor(store, clock);
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -54,34 +55,36 @@ export function rankedRoutes(app: FastifyInstance, context: RouteContext): void 
       },
       onRequest: context.requireApiKey,
     },
-    async (request, reply) => {
-      const { accountId, seasonId } = request.params;
-      const shard = requestShard(request.params.shard, config);
-      enforceShardRule(shard, { platform: true, region: false }, 'Ranked stats', config);
-      const seasons = await seasonLists.get(shard.platform);
-      if (!seasons.ids.has(seasonId))
-        throw notFound(`Unknown season '${seasonId}' on shard '${shard.spelling}'`);
+    (request, reply) =>
+      documents.serve(request, reply, DOCUMENT_KINDS.players, async () => {
+        const { accountId, seasonId } = request.params;
+        const shard = requestShard(request.params.shard, config);
+        enforceShardRule(shard, { platform: true, region: false }, 'Ranked stats', config);
+        const seasons = await seasonLists.get(shard.platform);
+        if (!seasons.ids.has(seasonId))
+          throw notFound(`Unknown season '${seasonId}' on shard '${shard.spelling}'`);
 
-      const key = { platform: shard.platform, accountId, seasonId };
-      const [recording, modes] = await Promise.all([
-        findRecordedDocument(
-          store.db,
-          'rankedplayerstats',
-          shard.platform,
-          rankedRecordingId(accountId, seasonId),
-        ),
-        findRankedStats(store.db, key),
-      ]);
-      const self = selfLink(config.publicBaseUrl, request);
-      const newestMatch =
-        modes.size === 0 ? null : Math.max(...[...modes.values()].map((s) => s.lastMatchAt));
-      if (recording !== null && recordingWins(recording.recordedAt, newestMatch)) {
-        return sendDocument(request, reply, renderRecordedDocument(recording, self));
-      }
-      if (modes.size === 0 && (await findPlayer(store.db, shard.platform, accountId)) === null) {
-        throw notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
-      }
-      return sendDocument(request, reply, renderRankedStats({ accountId, seasonId, modes }, self));
-    },
+        const key = { platform: shard.platform, accountId, seasonId };
+        const [recording, modes] = await Promise.all([
+          findRecordedDocument(
+            store.db,
+            'rankedplayerstats',
+            shard.platform,
+            rankedRecordingId(accountId, seasonId),
+          ),
+          findRankedStats(store.db, key),
+        ]);
+        const self = selfLink(config.publicBaseUrl, request);
+        const newestMatch =
+          modes.size === 0 ? null : Math.max(...[...modes.values()].map((s) => s.lastMatchAt));
+        const tags = [playerTag(shard.platform, accountId), DOCUMENT_KINDS.seasons];
+        if (recording !== null && recordingWins(recording.recordedAt, newestMatch)) {
+          return { body: renderRecordedDocument(recording, self), tags };
+        }
+        if (modes.size === 0 && (await findPlayer(store.db, shard.platform, accountId)) === null) {
+          throw notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
+        }
+        return { body: renderRankedStats({ accountId, seasonId, modes }, self), tags };
+      }),
   );
 }

@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RouteContext } from '../route-context.ts';
-import { ApiError, sendDocument, serviceUnavailable } from '../jsonapi.ts';
+import { ApiError, serviceUnavailable } from '../jsonapi.ts';
 import { AWAITED_RETRY_AFTER_SECONDS } from '../../jobs/job-progress.ts';
-import { acceptsGzip } from '../precompressed.ts';
+import { retentionWindowMs } from '../../config.ts';
+import { DOCUMENT_KINDS } from '../../store/document-changes.ts';
 import { sampleDocuments } from '../sample-documents.ts';
 import { CREATED_AT_START, SampleQuery, sampleTimeFilter } from '../sample-filter.ts';
 import { requestShard } from '../shards.ts';
@@ -12,6 +13,7 @@ import { SampleDocument } from '../schemas/sample-document.ts';
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
 
 const ShardParams = Type.Object({ shard: Type.String() });
+const VARY = Object.freeze({ vary: 'Accept-Encoding' });
 
 const docs = {
   summary: 'Random matches of a day',
@@ -44,7 +46,8 @@ const docs = {
  * `steam`: the lists of all its regions of that time, as one sample. Served gzipped as stored.
  */
 export function sampleRoutes(app: FastifyInstance, context: RouteContext): void {
-  const { config, clock } = context;
+  const { config, clock, documents } = context;
+  const retentionMs = retentionWindowMs(config);
   const samples = sampleDocuments(context);
 
   app.withTypeProvider<TypeBoxTypeProvider>().get(
@@ -53,30 +56,35 @@ export function sampleRoutes(app: FastifyInstance, context: RouteContext): void 
       schema: { ...docs, params: ShardParams, querystring: SampleQuery },
       onRequest: context.requireApiKey,
     },
-    async (request, reply) => {
-      const shard = requestShard(request.params.shard, config);
-      const at = sampleTimeFilter(request.query[CREATED_AT_START], {
-        now: clock.now(),
-        retentionDays: config.retentionDays,
-      });
-      const { sample, cacheControl } = await samples.find(shard, at).catch((error: unknown) => {
-        // Missing while the start's first samples run draws it: ask again soon, not "never".
-        if (
-          error instanceof ApiError &&
-          error.status === 404 &&
-          context.jobProgress?.awaiting('samples')
-        ) {
-          throw serviceUnavailable(
-            'Samples are being drawn since the service started; try again shortly',
-            AWAITED_RETRY_AFTER_SECONDS,
-          );
-        }
-        throw error;
-      });
-      reply.header('cache-control', cacheControl).header('vary', 'Accept-Encoding');
-      // The compression plugin leaves a body alone once Content-Encoding is set.
-      if (!acceptsGzip(request)) return sendDocument(request, reply, sample.body);
-      return sendDocument(request, reply.header('content-encoding', 'gzip'), sample.bodyGzip);
-    },
+    (request, reply) =>
+      documents.serve(request, reply, DOCUMENT_KINDS.samples, async () => {
+        const shard = requestShard(request.params.shard, config);
+        const at = sampleTimeFilter(request.query[CREATED_AT_START], {
+          now: clock.now(),
+          retentionDays: config.retentionDays,
+        });
+        const { sample, freshUntil } = await samples.find(shard, at).catch((error: unknown) => {
+          // Missing while the start's first samples run draws it: ask again soon, not "never".
+          if (
+            error instanceof ApiError &&
+            error.status === 404 &&
+            context.jobProgress?.awaiting('samples')
+          ) {
+            throw serviceUnavailable(
+              'Samples are being drawn since the service started; try again shortly',
+              AWAITED_RETRY_AFTER_SECONDS,
+            );
+          }
+          throw error;
+        });
+        return {
+          body: sample.body,
+          tags: [],
+          headers: VARY,
+          clientFreshUntil: freshUntil,
+          // Its oldest match leaving retention changes it; a new list is announced by its job.
+          validUntil: sample.oldestMatchAt + retentionMs,
+        };
+      }),
   );
 }

@@ -17,7 +17,8 @@ import {
   renderPlayerSeasonList,
   type PlayerSeasonView,
 } from '../../presenters/season-stats-document.ts';
-import { NO_PLAYERS_FOUND, notFound, selfLink, sendDocument } from '../jsonapi.ts';
+import { NO_PLAYERS_FOUND, notFound, selfLink } from '../jsonapi.ts';
+import { DOCUMENT_KINDS, playerTag } from '../../store/document-changes.ts';
 import { PlayerFilterQuery, playerIdsFilter } from '../player-filter.ts';
 import { seasonListsFor } from '../season-lists.ts';
 import { PlayerSeasonDocument, PlayerSeasonListDocument } from '../schemas/season-documents.ts';
@@ -91,7 +92,7 @@ interface StatsScope {
  * earlier seasons on a platform-region shard, other platforms' seasons on either; lifetime on PC only.
  */
 export function seasonStatsRoutes(app: FastifyInstance, context: RouteContext): void {
-  const { config, store, clock } = context;
+  const { config, store, clock, documents } = context;
   const seasonLists = seasonListsFor(store, clock);
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -149,21 +150,21 @@ export function seasonStatsRoutes(app: FastifyInstance, context: RouteContext): 
       schema: { ...playerSeasonDocs, params: PlayerSeasonParams },
       onRequest: context.requireApiKey,
     },
-    async (request, reply) => {
-      const { accountId, seasonId } = request.params;
-      const shard = requestShard(request.params.shard, config);
-      const scope = await statsScope(shard, seasonId);
-      const [player, [view]] = await Promise.all([
-        findPlayer(store.db, shard.platform, accountId),
-        playerSeasons(scope, [accountId], STANDARD_GAME_MODES),
-      ]);
-      if (!player) throw notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
-      return sendDocument(
-        request,
-        reply,
-        renderPlayerSeason(view!, selfLink(config.publicBaseUrl, request)),
-      );
-    },
+    (request, reply) =>
+      documents.serve(request, reply, DOCUMENT_KINDS.players, async () => {
+        const { accountId, seasonId } = request.params;
+        const shard = requestShard(request.params.shard, config);
+        const scope = await statsScope(shard, seasonId);
+        const [player, [view]] = await Promise.all([
+          findPlayer(store.db, shard.platform, accountId),
+          playerSeasons(scope, [accountId], STANDARD_GAME_MODES),
+        ]);
+        if (!player) throw notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
+        return {
+          body: renderPlayerSeason(view!, selfLink(config.publicBaseUrl, request)),
+          tags: [playerTag(shard.platform, accountId), DOCUMENT_KINDS.seasons],
+        };
+      }),
   );
 
   routes.get(
@@ -172,25 +173,28 @@ export function seasonStatsRoutes(app: FastifyInstance, context: RouteContext): 
       schema: { ...batchDocs, params: BatchParams, querystring: PlayerFilterQuery },
       onRequest: context.requireApiKey,
     },
-    async (request, reply) => {
-      const { seasonId, gameMode } = request.params;
-      const shard = requestShard(request.params.shard, config);
-      if (!isStandardGameMode(gameMode)) {
-        throw notFound(`Unknown game mode '${gameMode}'; one of ${STANDARD_GAME_MODES.join(', ')}`);
-      }
-      const accountIds = playerIdsFilter(request.query);
-      const scope = await statsScope(shard, seasonId);
-      const [players, views] = await Promise.all([
-        findPlayersByIds(store.db, shard.platform, accountIds),
-        playerSeasons(scope, accountIds, [gameMode]),
-      ]);
-      const found = views.filter((view) => players.has(view.accountId));
-      if (found.length === 0) throw notFound(NO_PLAYERS_FOUND);
-      return sendDocument(
-        request,
-        reply,
-        renderPlayerSeasonList(found, selfLink(config.publicBaseUrl, request)),
-      );
-    },
+    (request, reply) =>
+      documents.serve(request, reply, DOCUMENT_KINDS.players, async () => {
+        const { seasonId, gameMode } = request.params;
+        const shard = requestShard(request.params.shard, config);
+        if (!isStandardGameMode(gameMode)) {
+          throw notFound(
+            `Unknown game mode '${gameMode}'; one of ${STANDARD_GAME_MODES.join(', ')}`,
+          );
+        }
+        const accountIds = playerIdsFilter(request.query);
+        const scope = await statsScope(shard, seasonId);
+        const [players, views] = await Promise.all([
+          findPlayersByIds(store.db, shard.platform, accountIds),
+          playerSeasons(scope, accountIds, [gameMode]),
+        ]);
+        const found = views.filter((view) => players.has(view.accountId));
+        if (found.length === 0) throw notFound(NO_PLAYERS_FOUND);
+        return {
+          body: renderPlayerSeasonList(found, selfLink(config.publicBaseUrl, request)),
+          // Every id asked for: one not found yet may be a player by the next ingest.
+          tags: [...accountIds.map((id) => playerTag(shard.platform, id)), DOCUMENT_KINDS.seasons],
+        };
+      }),
   );
 }

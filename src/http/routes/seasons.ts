@@ -3,9 +3,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RouteContext } from '../route-context.ts';
 import { renderSeasonList } from '../../presenters/season-list-document.ts';
-import { sendDocument } from '../jsonapi.ts';
 import { seasonListsFor } from '../season-lists.ts';
 import { requestShard } from '../shards.ts';
+import { DOCUMENT_KINDS } from '../../store/document-changes.ts';
 import { SeasonListDocument } from '../schemas/season-documents.ts';
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
 
@@ -29,7 +29,7 @@ const docs = {
  * shards. Rendered once per platform and shard spelling until the list is reloaded.
  */
 export function seasonRoutes(app: FastifyInstance, context: RouteContext): void {
-  const { config, store, clock } = context;
+  const { config, store, clock, documents } = context;
   const seasonLists = seasonListsFor(store, clock);
 
   app
@@ -37,20 +37,19 @@ export function seasonRoutes(app: FastifyInstance, context: RouteContext): void 
     .get(
       '/shards/:shard/seasons',
       { schema: { ...docs, params: ShardParams }, onRequest: context.requireApiKey },
-      async (request, reply) => {
-        const shard = requestShard(request.params.shard, config);
-        const list = await seasonLists.get(shard.platform);
-        let body = list.documents.get(shard.spelling);
-        if (body === undefined) {
-          const self = `${config.publicBaseUrl}/shards/${shard.spelling}/seasons`;
-          body = Buffer.from(renderSeasonList(list.seasons, list.current?.id ?? null, self));
-          list.documents.set(shard.spelling, body);
-        }
-        reply.header(
-          'cache-control',
-          `public, max-age=${seasonLists.clientMaxAge(list, clock.now())}`,
-        );
-        return sendDocument(request, reply, body);
-      },
+      (request, reply) =>
+        documents.serve(request, reply, DOCUMENT_KINDS.seasons, async () => {
+          const shard = requestShard(request.params.shard, config);
+          const list = await seasonLists.get(shard.platform);
+          let body = list.documents.get(shard.spelling);
+          if (body === undefined) {
+            const self = `${config.publicBaseUrl}/shards/${shard.spelling}/seasons`;
+            body = Buffer.from(renderSeasonList(list.seasons, list.current?.id ?? null, self));
+            list.documents.set(shard.spelling, body);
+          }
+          const now = clock.now();
+          const clientFreshUntil = now + seasonLists.clientMaxAge(list, now) * 1000;
+          return { body, tags: [], clientFreshUntil, validUntil: list.validUntil };
+        }),
     );
 }

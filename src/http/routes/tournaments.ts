@@ -5,7 +5,8 @@ import type { RouteContext } from '../route-context.ts';
 import { retentionCutoff } from '../../domain/retention.ts';
 import { findTournament, listTournaments } from '../../store/tournaments.ts';
 import { renderTournament, renderTournamentList } from '../../presenters/tournament-documents.ts';
-import { notFound, selfLink, sendDocument } from '../jsonapi.ts';
+import { notFound, selfLink } from '../jsonapi.ts';
+import { DOCUMENT_KINDS } from '../../store/document-changes.ts';
 import { TournamentDocument, TournamentListDocument } from '../schemas/tournament-documents.ts';
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
 
@@ -35,21 +36,19 @@ const tournamentDocs = {
  * the retention window are listed; a tournament whose matches all expired is gone.
  */
 export function tournamentRoutes(app: FastifyInstance, context: RouteContext): void {
-  const { config, store, clock } = context;
+  const { config, store, clock, documents } = context;
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const since = (): number => retentionCutoff(config.retentionDays, clock.now());
 
   routes.get(
     '/tournaments',
     { schema: listDocs, onRequest: context.requireApiKey },
-    async (request, reply) => {
-      const tournaments = await listTournaments(store.db, since());
-      return sendDocument(
-        request,
-        reply,
-        renderTournamentList(tournaments, selfLink(config.publicBaseUrl, request)),
-      );
-    },
+    (request, reply) =>
+      documents.serve(request, reply, DOCUMENT_KINDS.tournaments, async () => {
+        const tournaments = await listTournaments(store.db, since());
+        const self = selfLink(config.publicBaseUrl, request);
+        return { body: renderTournamentList(tournaments, self), tags: [] };
+      }),
   );
 
   routes.get(
@@ -61,12 +60,15 @@ export function tournamentRoutes(app: FastifyInstance, context: RouteContext): v
       },
       onRequest: context.requireApiKey,
     },
-    async (request, reply) => {
-      const { tournamentId } = request.params;
-      const found = await findTournament(store.db, tournamentId, since());
-      if (!found || found.matches.length === 0) throw notFound(`No tournament '${tournamentId}'`);
-      const self = selfLink(config.publicBaseUrl, request);
-      return sendDocument(request, reply, renderTournament(found.tournament, found.matches, self));
-    },
+    (request, reply) =>
+      documents.serve(request, reply, DOCUMENT_KINDS.tournaments, async () => {
+        const { tournamentId } = request.params;
+        const found = await findTournament(store.db, tournamentId, since());
+        if (!found || found.matches.length === 0) {
+          throw notFound(`No tournament '${tournamentId}'`);
+        }
+        const self = selfLink(config.publicBaseUrl, request);
+        return { body: renderTournament(found.tournament, found.matches, self), tags: [] };
+      }),
   );
 }
