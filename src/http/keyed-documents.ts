@@ -20,7 +20,6 @@ import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Clock } from '../clock.ts';
-import type { Store } from '../store/store.ts';
 import type { ChangeFeed } from '../store/change-feed.ts';
 import type { AppMetrics } from './metrics.ts';
 import {
@@ -54,6 +53,8 @@ interface CachedDocument {
   /** The generation when its reads began. */
   generation: number;
   validUntil: number;
+  /** Epoch ms it was rendered at. */
+  renderedAt: number;
   headers: [string, string][];
   varies: boolean;
   clientFreshUntil: number | null;
@@ -89,14 +90,13 @@ const REVALIDATE_SECOND = 1000;
 export interface KeyedDocumentDeps {
   config: Readonly<Config>;
   clock: Clock;
-  store: Store;
   changes: ChangeFeed;
   metrics: AppMetrics | null;
 }
 
 /** The one set of keyed documents of an app, shared by its routes. */
 export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
-  const { clock, store } = deps;
+  const { clock } = deps;
   const enabled = deps.config.documentCacheBytes > 0;
   const cache = new DocumentCache<CachedDocument>(deps.config.documentCacheBytes);
   deps.metrics?.watchCache('document', cache);
@@ -118,7 +118,7 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
     for (const tag of tags) tagGenerations.set(tag, generation);
   }
 
-  watchLocalDocumentChanges(store, (tags) => {
+  watchLocalDocumentChanges((tags) => {
     const until = clock.now() + PENDING_MS;
     for (const tag of tags) pending.set(tag, until);
     invalidate(tags);
@@ -146,7 +146,10 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
   }
 
   function isCurrent(entry: CachedDocument, now: number): boolean {
-    if (entry.generation < floor || now >= entry.validUntil) return false;
+    // A clock set back (tests, an operator) finds renderings "from the future": stale too.
+    if (entry.generation < floor || now >= entry.validUntil || now < entry.renderedAt) {
+      return false;
+    }
     for (const tag of entry.tags) {
       if ((tagGenerations.get(tag) ?? 0) > entry.generation) return false;
       if (pending.size > 0 && isPending(tag, now)) return false;
@@ -162,12 +165,14 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
     const rendered = await render();
     const body = typeof rendered.body === 'string' ? Buffer.from(rendered.body) : rendered.body;
     const headers = Object.entries(rendered.headers ?? {});
+    const renderedAt = clock.now();
     return {
       body,
       bodyGzip: enabled ? await gzip(body) : null,
       tags: [kind, ...rendered.tags],
       generation: started,
-      validUntil: Math.min(rendered.validUntil ?? Infinity, clock.now() + MAX_AGE_MS),
+      validUntil: Math.min(rendered.validUntil ?? Infinity, renderedAt + MAX_AGE_MS),
+      renderedAt,
       headers,
       varies: headers.some(([name]) => name.toLowerCase() === 'vary'),
       clientFreshUntil: rendered.clientFreshUntil ?? null,

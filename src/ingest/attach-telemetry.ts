@@ -44,7 +44,7 @@ export async function attachTelemetryFile(
       const recorded = await findRecordedDocument(trx, match.id);
       await saveMatchDocument(trx, await renderDocumentRow(record, variant, recorded));
     }
-    await announceDocumentChanges(deps.store, trx, tags, deps.clock.now());
+    await announceDocumentChanges(trx, tags, deps.clock.now());
     return true;
   });
   if (claimed) return 'attached';

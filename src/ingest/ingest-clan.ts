@@ -85,7 +85,7 @@ export async function ingestClan(deps: IngestDeps, input: unknown): Promise<Enti
       await touchClans(trx, platform, movedFrom, now);
       for (const member of [...members, ...formerMembers]) tags.push(playerTag(platform, member));
     }
-    await announceDocumentChanges(deps.store, trx, tags, now);
+    await announceDocumentChanges(trx, tags, now);
     return { status: 'ingested', kind: 'clan', id };
   });
 }
@@ -126,7 +126,7 @@ export async function ingestPlayerStatus(deps: IngestDeps, input: unknown): Prom
       await touchClans(trx, platform, [current.clanId, next.clanId], now);
     }
     const tags = [playerTag(platform, accountId), DOCUMENT_KINDS.clans];
-    await announceDocumentChanges(deps.store, trx, tags, now);
+    await announceDocumentChanges(trx, tags, now);
     return { status: 'ingested', kind: 'playerStatus', id: accountId };
   });
 }

@@ -54,7 +54,7 @@ export async function ingestRecordedMastery(
   });
   const now = deps.clock.now();
   const tags = [playerTag(recording.platform, data.id)];
-  const changed = await withDocumentChanges(deps.store, tags, now, () =>
+  const changed = await withDocumentChanges(deps.store.db, tags, now, () =>
     putRecordedDocument(deps.store.db, recording, now),
   );
   return recordingResult(changed, recording);

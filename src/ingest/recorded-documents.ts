@@ -92,8 +92,11 @@ export async function ingestRecordedRanked(
     );
   }
   const now = deps.clock.now();
-  const changed = await withDocumentChanges(deps.store, [playerTag(platform, accountId)], now, () =>
-    putRecordedDocument(deps.store.db, recording, now),
+  const changed = await withDocumentChanges(
+    deps.store.db,
+    [playerTag(platform, accountId)],
+    now,
+    () => putRecordedDocument(deps.store.db, recording, now),
   );
   return recordingResult(changed, recording);
 }
@@ -135,7 +138,7 @@ export async function ingestRecordedClan(
         updatedAt: recording.recordedAt,
       });
     }
-    await announceDocumentChanges(deps.store, trx, [DOCUMENT_KINDS.clans], deps.clock.now());
+    await announceDocumentChanges(trx, [DOCUMENT_KINDS.clans], deps.clock.now());
     return true;
   });
   return recordingResult(changed, recording);

@@ -130,7 +130,7 @@ export async function buildSamples(
   const plan = await planSamples(deps);
   // Each write tells the sample documents cached anywhere to go.
   const announced = <T>(write: () => Promise<T>): Promise<T> =>
-    withDocumentChanges(deps.store, [DOCUMENT_KINDS.samples], deps.clock.now(), write);
+    withDocumentChanges(deps.store.db, [DOCUMENT_KINDS.samples], deps.clock.now(), write);
   const result: BuildSamplesResult = { built: 0, filled: 0, redrawn: 0, matches: 0 };
   for (const list of plan.missing) {
     const { picked, drawnFrom } = await pickMatches(deps, list, plan.since);

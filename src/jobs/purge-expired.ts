@@ -6,12 +6,9 @@ import {
   deleteMatches,
   findExpiredMatches,
 } from '../store/retention.ts';
-import { DOCUMENT_KINDS, withDocumentChanges } from '../store/document-changes.ts';
 
 /** Matches deleted per transaction: keeps each write short so readers and ingest are not held up. */
 const BATCH_SIZE = 200;
-/** What a purge changes: every player's match list, tournaments and samples (coarse tags). */
-const PURGED = [DOCUMENT_KINDS.players, DOCUMENT_KINDS.tournaments, DOCUMENT_KINDS.samples];
 /** Blob deletions in flight at once: an object store answers each in tens of ms, one by one would take seconds. */
 const PARALLEL_DELETES = 8;
 
@@ -38,21 +35,15 @@ export async function purgeExpired(
     for (let i = 0; i < keys.length; i += PARALLEL_DELETES) {
       await Promise.all(keys.slice(i, i + PARALLEL_DELETES).map((key) => blobs.delete(key)));
     }
-    // Player match lists, tournaments and samples lose the matches.
-    await withDocumentChanges(store, PURGED, clock.now(), () =>
-      deleteMatches(
-        store.db,
-        batch.map((match) => match.id),
-      ),
+    await deleteMatches(
+      store.db,
+      batch.map((match) => match.id),
+      clock.now(),
     );
     matches += batch.length;
   }
-  const sampleLists = await withDocumentChanges(store, PURGED, clock.now(), () =>
-    deleteExpiredSampleLists(store.db, cutoff),
-  );
-  const tournaments = await withDocumentChanges(store, PURGED, clock.now(), () =>
-    deleteEmptyTournaments(store.db),
-  );
+  const sampleLists = await deleteExpiredSampleLists(store.db, cutoff, clock.now());
+  const tournaments = await deleteEmptyTournaments(store.db, clock.now());
   return { matches, sampleLists, tournaments };
 }
 

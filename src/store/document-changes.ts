@@ -10,7 +10,7 @@
  * kind, and every document of that kind is rendered again.
  */
 import { announceChanges } from './changes.ts';
-import type { Db, Store } from './store.ts';
+import type { Db } from './store.ts';
 
 /** The change feed kind of document changes; each row's key is a JSON array of tags. */
 export const DOCUMENT_CHANGES = 'document';
@@ -40,21 +40,20 @@ const TAGS_PER_ROW = 100;
 /** Called with the tags a writer of this process is about to commit. */
 export type LocalDocumentListener = (tags: readonly string[]) => void;
 
-const localListeners = new WeakMap<Store, Set<LocalDocumentListener>>();
+/**
+ * Every listener of the process, whatever database it reads: a writer inside a transaction
+ * cannot tell which store it belongs to, and a listener of another database only renders again.
+ */
+const localListeners = new Set<LocalDocumentListener>();
 
 /**
- * Calls `listener` whenever a writer of this process announces tags on `store`, before its
- * transaction commits — so a cache can stop serving what the commit may change at once, rather
- * than a poll later. Returns the unsubscribe.
+ * Calls `listener` whenever a writer of this process announces tags, before its transaction
+ * commits — so a cache can stop serving what the commit may change at once, rather than a poll
+ * later. Returns the unsubscribe.
  */
-export function watchLocalDocumentChanges(
-  store: Store,
-  listener: LocalDocumentListener,
-): () => void {
-  let listeners = localListeners.get(store);
-  if (!listeners) localListeners.set(store, (listeners = new Set()));
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+export function watchLocalDocumentChanges(listener: LocalDocumentListener): () => void {
+  localListeners.add(listener);
+  return () => localListeners.delete(listener);
 }
 
 /**
@@ -63,14 +62,13 @@ export function watchLocalDocumentChanges(
  * right after the write. `at` is epoch ms. Listeners of this process hear of it first.
  */
 export async function announceDocumentChanges(
-  store: Store,
   db: Db,
   tags: readonly string[],
   at: number,
 ): Promise<void> {
   const unique = [...new Set(tags)];
   if (unique.length === 0) return;
-  tellLocalListeners(store, unique);
+  tellLocalListeners(unique);
   const keys: string[] = [];
   for (let offset = 0; offset < unique.length; offset += TAGS_PER_ROW) {
     keys.push(JSON.stringify(unique.slice(offset, offset + TAGS_PER_ROW)));
@@ -85,14 +83,14 @@ export async function announceDocumentChanges(
  * here for a minute at most (renderings of them are read afresh meanwhile).
  */
 export async function withDocumentChanges<T>(
-  store: Store,
+  db: Db,
   tags: readonly string[],
   at: number,
   write: () => Promise<T>,
 ): Promise<T> {
-  tellLocalListeners(store, tags);
+  tellLocalListeners(tags);
   const result = await write();
-  await announceDocumentChanges(store, store.db, tags, at);
+  await announceDocumentChanges(db, tags, at);
   return result;
 }
 
@@ -107,8 +105,8 @@ export function sightingTags(
   return tags;
 }
 
-function tellLocalListeners(store: Store, tags: readonly string[]): void {
-  for (const listener of localListeners.get(store) ?? []) listener(tags);
+function tellLocalListeners(tags: readonly string[]): void {
+  for (const listener of localListeners) listener(tags);
 }
 
 /**

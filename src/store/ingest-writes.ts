@@ -92,7 +92,7 @@ export async function writeIngestedMatch(
       .execute();
     const tags = sightingTags(rows.players);
     if (rows.tournament) tags.push(DOCUMENT_KINDS.tournaments);
-    await announceDocumentChanges(store, trx, tags, rows.now);
+    await announceDocumentChanges(trx, tags, rows.now);
     return 'ingested';
   });
 }

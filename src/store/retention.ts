@@ -1,5 +1,14 @@
 import type { Db } from './store.ts';
 
+import {
+  DOCUMENT_KINDS,
+  announceDocumentChanges,
+  withDocumentChanges,
+} from './document-changes.ts';
+
+/** What purged matches change: every player's match list, tournaments and samples. */
+const PURGED = [DOCUMENT_KINDS.players, DOCUMENT_KINDS.tournaments, DOCUMENT_KINDS.samples];
+
 /** The oldest matches created before `cutoff`, at most `limit`, with their telemetry blob keys. */
 export async function findExpiredMatches(
   db: Db,
@@ -20,9 +29,15 @@ export async function findExpiredMatches(
  * Deletes matches and everything that refers to them — rosters, participants, player match-list
  * entries, rendered documents, sample entries — in one transaction. Sample lists that lose
  * entries get a new revision, so rendered copies are rebuilt. Season aggregates and mastery
- * stay (a purged match's telemetry can no longer come, so its pending mark goes).
+ * stay (a purged match's telemetry can no longer come, so its pending mark goes). Announces
+ * that player match lists, tournaments and samples changed; `at` (epoch ms) only dates the
+ * announcement for pruning.
  */
-export async function deleteMatches(db: Db, ids: readonly string[]): Promise<void> {
+export async function deleteMatches(
+  db: Db,
+  ids: readonly string[],
+  at = Date.now(),
+): Promise<void> {
   if (ids.length === 0) return;
   await db.transaction().execute(async (trx) => {
     const touchedSamples = await trx
@@ -49,11 +64,16 @@ export async function deleteMatches(db: Db, ids: readonly string[]): Promise<voi
         )
         .execute();
     }
+    await announceDocumentChanges(trx, PURGED, at);
   });
 }
 
 /** Deletes sample lists created before `cutoff` with their entries; returns how many. */
-export async function deleteExpiredSampleLists(db: Db, cutoff: number): Promise<number> {
+export async function deleteExpiredSampleLists(
+  db: Db,
+  cutoff: number,
+  at = Date.now(),
+): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const expired = (
       await trx.selectFrom('sample_lists').select('id').where('created_at', '<', cutoff).execute()
@@ -61,12 +81,17 @@ export async function deleteExpiredSampleLists(db: Db, cutoff: number): Promise<
     if (expired.length === 0) return 0;
     await trx.deleteFrom('sample_matches').where('sample_id', 'in', expired).execute();
     await trx.deleteFrom('sample_lists').where('id', 'in', expired).execute();
+    await announceDocumentChanges(trx, [DOCUMENT_KINDS.samples], at);
     return expired.length;
   });
 }
 
 /** Deletes tournaments none of whose matches remain; returns how many. */
-export async function deleteEmptyTournaments(db: Db): Promise<number> {
+export async function deleteEmptyTournaments(db: Db, at = Date.now()): Promise<number> {
+  return withDocumentChanges(db, [DOCUMENT_KINDS.tournaments], at, () => deleteTournaments(db));
+}
+
+async function deleteTournaments(db: Db): Promise<number> {
   const result = await db
     .deleteFrom('tournaments')
     .where(({ not, exists, selectFrom }) =>

@@ -38,7 +38,7 @@ export async function syncSeasons(store: Store, now: number): Promise<void> {
         .execute();
       added = true;
     }
-    if (added) await announceDocumentChanges(store, trx, [DOCUMENT_KINDS.seasons], now);
+    if (added) await announceDocumentChanges(trx, [DOCUMENT_KINDS.seasons], now);
   });
 }
 

@@ -283,7 +283,7 @@ for (const database of testDatabases) {
         const added = await t.store.db
           .transaction()
           .execute((trx) => addLateTelemetryMastery(trx, t.store, input.id, events));
-        assert.equal(added, false);
+        assert.deepEqual(added, [], "no player's mastery changed");
       }
     });
 
