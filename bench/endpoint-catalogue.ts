@@ -145,6 +145,16 @@ export const VARIANTS: readonly VariantSpec[] = [
     baselineLabel: 'default cache',
     goal: null,
   },
+  {
+    id: 'document-cache-off',
+    label: 'player by id, DOCUMENT_CACHE_MB=0',
+    endpoint: 'player-id',
+    mode: 'spread',
+    subjectEnv: { DOCUMENT_CACHE_MB: '0' },
+    baselineEnv: {},
+    baselineLabel: 'default cache',
+    goal: null,
+  },
 ];
 
 /** Every name `--only` accepts. */
