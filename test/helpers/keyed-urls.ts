@@ -26,7 +26,9 @@ export async function ingestKeyedFixture(t: TestApp): Promise<void> {
 /** The current PC season's id, read from the service. */
 export async function currentPcSeason(t: TestApp): Promise<string> {
   const response = await t.app.inject({ url: '/shards/pc-b/seasons', headers: t.auth });
-  const list = response.json() as { data: { id: string; attributes: { isCurrentSeason: boolean } }[] };
+  const list = response.json() as {
+    data: { id: string; attributes: { isCurrentSeason: boolean } }[];
+  };
   return list.data.find((season) => season.attributes.isCurrentSeason)!.id;
 }
 
