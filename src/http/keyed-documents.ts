@@ -22,19 +22,19 @@ import type { Config } from '../config.ts';
 import type { Clock } from '../clock.ts';
 import type { ChangeFeed } from '../store/change-feed.ts';
 import type { AppMetrics } from './metrics.ts';
-import {
-  DOCUMENT_CHANGES,
-  documentTagsOf,
-  watchLocalDocumentChanges,
-} from '../store/document-changes.ts';
+import { documentGenerations } from './document-generations.ts';
 import { DocumentCache } from './document-cache.ts';
-import { acceptsGzip } from './precompressed.ts';
+import { acceptsGzip, gzipEtag, isNotModified } from './precompressed.ts';
 
 const gzip = promisify(zlib.gzip);
 
 /** What a route renders on a miss. Everything in it must depend on the request URL alone. */
 export interface RenderedDocument {
   body: string | Buffer;
+  /** Its gzip form when the renderer has one already. */
+  bodyGzip?: Buffer;
+  /** A strong entity tag of `body`: sent (with its gzip twin) and answered with 304s. */
+  etag?: string;
   /** Tags of what it was read from; the kind's coarse tag is added by `serve`. */
   tags: readonly string[];
   /** Headers sent with it, the same for every request of its URL (Deprecation, Vary). */
@@ -57,6 +57,8 @@ interface CachedDocument {
   renderedAt: number;
   headers: [string, string][];
   varies: boolean;
+  etag: string | null;
+  etagGzip: string;
   clientFreshUntil: number | null;
   /** Cache-Control value, valid until `cacheControlUntil` (epoch ms, a second boundary). */
   cacheControl: string;
@@ -75,15 +77,15 @@ export interface KeyedDocuments {
     kind: string,
     render: () => Promise<RenderedDocument>,
   ): FastifyReply | Promise<FastifyReply>;
+  /**
+   * Calls `listener` whenever renderings tagged `tag` are dropped (everything counts), so a
+   * module keeping its own copies of what they were read from can drop those too.
+   */
+  watch(tag: string, listener: () => void): void;
 }
 
 /** Longest a rendering is served, in ms: bounds what a change made behind the service's back costs. */
 const MAX_AGE_MS = 60_000;
-/** How long a tag announced here stays pending when the feed never delivers it (a rollback), ms. */
-const PENDING_MS = 60_000;
-/** Tags remembered with their generation before all are forgotten (and every rendering with them). */
-const MAX_TAGS = 200_000;
-
 const REVALIDATE_SECOND = 1000;
 
 /** What the documents are read with and invalidated by (the route context has it all). */
@@ -101,74 +103,29 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
   const cache = new DocumentCache<CachedDocument>(deps.config.documentCacheBytes);
   deps.metrics?.watchCache('document', cache);
   const loading = new Map<string, { generation: number; promise: Promise<CachedDocument> }>();
-  let generation = 0;
-  /** Renderings that began before it are stale (everything changed, or tags were forgotten). */
-  let floor = 0;
-  const tagGenerations = new Map<string, number>();
-  /** Tags announced by this process and not yet delivered by the feed, with when they lapse. */
-  const pending = new Map<string, number>();
-
-  function invalidate(tags: readonly string[]): void {
-    generation++;
-    if (tagGenerations.size + tags.length > MAX_TAGS) {
-      tagGenerations.clear();
-      floor = generation;
-      return;
-    }
-    for (const tag of tags) tagGenerations.set(tag, generation);
-  }
-
-  watchLocalDocumentChanges((tags) => {
-    const until = clock.now() + PENDING_MS;
-    for (const tag of tags) pending.set(tag, until);
-    invalidate(tags);
-  });
-  deps.changes.subscribe(DOCUMENT_CHANGES, (keys) => {
-    if (keys === 'all') {
-      floor = ++generation;
-      return;
-    }
-    const tags = documentTagsOf(keys);
-    if (tags === null) {
-      floor = ++generation;
-      return;
-    }
-    for (const tag of tags) pending.delete(tag);
-    invalidate(tags);
-  });
-
-  function isPending(tag: string, now: number): boolean {
-    const until = pending.get(tag);
-    if (until === undefined) return false;
-    if (until > now) return true;
-    pending.delete(tag);
-    return false;
-  }
+  const generations = documentGenerations(clock, deps.changes);
 
   function isCurrent(entry: CachedDocument, now: number): boolean {
     // A clock set back (tests, an operator) finds renderings "from the future": stale too.
-    if (entry.generation < floor || now >= entry.validUntil || now < entry.renderedAt) {
-      return false;
-    }
-    for (const tag of entry.tags) {
-      if ((tagGenerations.get(tag) ?? 0) > entry.generation) return false;
-      if (pending.size > 0 && isPending(tag, now)) return false;
-    }
-    return true;
+    if (now >= entry.validUntil || now < entry.renderedAt) return false;
+    return generations.isCurrent(entry.generation, entry.tags, now);
   }
 
   async function renderEntry(
     kind: string,
     render: () => Promise<RenderedDocument>,
   ): Promise<CachedDocument> {
-    const started = generation;
+    const started = generations.current();
     const rendered = await render();
     const body = typeof rendered.body === 'string' ? Buffer.from(rendered.body) : rendered.body;
     const headers = Object.entries(rendered.headers ?? {});
+    const etag = rendered.etag ?? null;
     const renderedAt = clock.now();
     return {
       body,
-      bodyGzip: enabled ? await gzip(body) : null,
+      bodyGzip: rendered.bodyGzip ?? (enabled ? await gzip(body) : null),
+      etag,
+      etagGzip: etag === null ? '' : gzipEtag(etag),
       tags: [kind, ...rendered.tags],
       generation: started,
       validUntil: Math.min(rendered.validUntil ?? Infinity, renderedAt + MAX_AGE_MS),
@@ -188,9 +145,9 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
   ): Promise<CachedDocument> {
     // Joins a rendering under way only if nothing was announced since it began to read.
     const under = loading.get(key);
-    if (under !== undefined && under.generation === generation) return under.promise;
+    if (under !== undefined && under.generation === generations.current()) return under.promise;
     const started = {
-      generation,
+      generation: generations.current(),
       promise: renderEntry(kind, render)
         .then((entry) => {
           if (enabled && isCurrent(entry, clock.now())) {
@@ -219,8 +176,13 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
       }
       reply.header('cache-control', entry.cacheControl);
     }
+    const gzipped = acceptsGzip(request);
+    if (entry.etag !== null) {
+      reply.header('etag', gzipped ? entry.etagGzip : entry.etag);
+      if (isNotModified(request, entry.etag, entry.etagGzip)) return reply.code(304).send();
+    }
     reply.header('content-type', request.negotiatedType);
-    if (!acceptsGzip(request)) return reply.send(entry.body);
+    if (!gzipped) return reply.send(entry.body);
     entry.bodyGzip ??= zlib.gzipSync(entry.body);
     // As the compression plugin answers (it leaves a body with a Content-Encoding alone).
     if (!entry.varies) reply.header('vary', 'accept-encoding');
@@ -237,5 +199,6 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
       }
       return load(key, kind, render).then((entry) => send(request, reply, entry));
     },
+    watch: generations.watch,
   };
 }
