@@ -73,6 +73,7 @@ for (const database of testDatabases) {
         `/shards/pc-b/players/${KEYED_HERO}/seasons/lifetime`,
         `/shards/pc-b/seasons/${season}/gameMode/duo/players?filter[playerIds]=${KEYED_HERO},${NEWCOMER}`,
         `/shards/pc-b/players/${KEYED_HERO}/survival_mastery`,
+        `/shards/pc-b/players?filter[playerIds]=${KEYED_HERO},${NEWCOMER}`,
       ];
       const before = await Promise.all(urls.map(body));
       assert.equal(JSON.parse(before[1]!).data.length, 1, 'Newcomer has no name yet');
@@ -94,6 +95,7 @@ for (const database of testDatabases) {
       for (const index of [0, 1, 2, 3, 4]) assert.match(after[index]!, new RegExp(match.id));
       assert.equal(JSON.parse(after[1]!).data.length, 2, 'the new name is found');
       assert.equal(JSON.parse(after[4]!).data.length, 2, 'the new id is found');
+      assert.equal(JSON.parse(after[6]!).data.length, 2, 'the new player is found by id');
     });
 
     test('ranked stats change with a ranked ingest', async () => {
