@@ -21,7 +21,13 @@ import { drainableServer, type ServerDrain } from './http/drain-server.ts';
 import { JOBS } from './jobs/index.ts';
 import { startScheduler, type JobDeps, type Scheduler } from './jobs/scheduler.ts';
 import { createJobProgress, type JobProgress } from './jobs/job-progress.ts';
-import { canRunInThread, inProcessRunner, threadRunner } from './jobs/job-thread-runner.ts';
+import {
+  canRunInThread,
+  inProcessRunner,
+  pollingAfterRuns,
+  threadRunner,
+} from './jobs/job-thread-runner.ts';
+import { createChangeFeed, type ChangeFeed } from './store/change-feed.ts';
 import { observedBlobStore } from './blobs/observed-blob-store.ts';
 import { createMirror } from './upstream/mirror.ts';
 import { mirrorCrawlJob } from './jobs/mirror-crawl.ts';
@@ -103,6 +109,7 @@ async function serve(config: Readonly<Config>): Promise<void> {
   let scheduler: Scheduler | null = null;
   let crawler: Scheduler | null = null;
   let runner = inProcessRunner;
+  let changes: ChangeFeed | null = null;
   try {
     await loadDemoIfDue(runtime, log, stop);
     if (!stop.aborted) {
@@ -113,10 +120,13 @@ async function serve(config: Readonly<Config>): Promise<void> {
       // One mirror for the routes and the crawler, so both spend one upstream budget.
       const mirror = createMirror(runtime, (message) => log.warn(message));
       const jobProgress = config.jobs === 'on' ? createJobProgress() : undefined;
+      // Owned here rather than by the app, so the job runner below can poll it too.
+      changes = createChangeFeed(runtime.store, { clock: runtime.clock, log });
       const app = await buildApp({
         ...runtime,
         logger: log,
         mirror,
+        changes,
         ...(jobProgress ? { jobProgress } : {}),
       });
       drain = drainableServer(app);
@@ -129,7 +139,11 @@ async function serve(config: Readonly<Config>): Promise<void> {
         const deps: JobDeps = { ...runtime, blobs };
         await expectMissingOutput(deps, jobProgress);
         // Jobs run in a thread of their own, so a long one never holds up a request.
-        runner = canRunInThread(config) ? threadRunner(config) : inProcessRunner;
+        // A job in the thread commits outside this process's writers: reading the change feed
+        // as its run ends shows what it changed here at once, not at the next poll.
+        runner = canRunInThread(config)
+          ? pollingAfterRuns(threadRunner(config), changes)
+          : inProcessRunner;
         // Not awaited: missing leaderboards and samples answer 503 until their first build.
         scheduler = startScheduler(deps, JOBS, {
           owner: `${os.hostname()}:${process.pid}`,
@@ -173,7 +187,13 @@ async function serve(config: Readonly<Config>): Promise<void> {
   } finally {
     // A job cut off at the deadline may still hold a connection: closing pools is bounded too.
     await Promise.race([
-      Promise.all([runtime.close(), runner.close()]),
+      Promise.all([
+        (async () => {
+          await changes?.stop();
+          await runtime.close();
+        })(),
+        runner.close(),
+      ]),
       new Promise((resolve) => setTimeout(resolve, CLOSE_POOLS_MS)),
     ]);
   }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.ts';
+import type { ChangeFeed } from '../store/change-feed.ts';
 import type { Job, JobDeps } from './scheduler.ts';
 
 /** Runs a job's work (without its lease, which the caller holds) and returns its summary. */
@@ -103,5 +104,22 @@ export function threadRunner(config: Readonly<Config>): JobRunner {
       worker = null;
       await running?.terminate();
     },
+  };
+}
+
+/**
+ * `runner`, with the change feed read after each run: what a job committed from another thread
+ * is announced in the database only, so the serving process learns of it when its feed polls.
+ */
+export function pollingAfterRuns(runner: JobRunner, feed: Pick<ChangeFeed, 'poll'>): JobRunner {
+  return {
+    async run(job, deps, options) {
+      try {
+        return await runner.run(job, deps, options);
+      } finally {
+        await feed.poll().catch(() => undefined);
+      }
+    },
+    close: () => runner.close(),
   };
 }
