@@ -72,6 +72,9 @@ test(
       DATABASE_URL: db.url,
       DEMO_API_KEY: API_KEY,
       DATABASE_CONNECT_TIMEOUT_SECONDS: '2',
+      // Cached documents are answered without the database through an outage: every request
+      // here must reach the store to show how its loss is answered.
+      DOCUMENT_CACHE_MB: '0',
     });
     try {
       await server.waitFor(/is serving/, 30_000);
