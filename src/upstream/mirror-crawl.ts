@@ -68,6 +68,7 @@ export async function crawlUpstream(
   options: CrawlOptions,
 ): Promise<CrawlSummary> {
   const started = Date.now();
+  await mirror.players.dropExpiredMissing();
   const summary: CrawlSummary = {
     samples: 0,
     skippedSamples: 0,
