@@ -3,7 +3,8 @@
  * schemas. Each route documents its parameters, its 200 and the errors only it answers; what
  * holds for every route of a kind is added here, from the same facts the app acts on: the key
  * guard and rate limit of keyed routes (security, 401, 429, X-Ratelimit-* headers), content
- * negotiation (415), and the errors any request can meet (400 for a malformed URL, 503).
+ * negotiation (415), the errors any request can meet (400 for a malformed URL, 503), and
+ * with an upstream configured (UPSTREAM_URL) the 429 and 503 of the routes that read through it.
  *
  * Response schemas only document. Routes send rendered bytes, which Fastify never serializes;
  * the serializer compiler is replaced so that no response schema is ever compiled or applied.
@@ -36,6 +37,16 @@ const RETRY_AFTER: Record<string, HeaderDoc> = {
   'Retry-After': { type: 'integer', description: 'Seconds to wait before trying again' },
 };
 
+/**
+ * Operations that fetch what the store lacks from UPSTREAM_URL when one is configured
+ * (src/upstream/): they also answer 429 (upstream budget spent) and 503 (upstream down).
+ */
+const READ_THROUGH_OPERATIONS: ReadonlySet<string> = new Set([
+  'getMatch',
+  'getPlayer',
+  'searchPlayers',
+]);
+
 type ResponseDocs = Record<string, Record<string, unknown>>;
 type ObjectSchema = { properties?: Record<string, object> };
 
@@ -54,9 +65,12 @@ function documentedParams(url: string, own: ObjectSchema | undefined): object | 
 function completeRouteSchema(
   url: string,
   schema: Record<string, unknown>,
-  kind: { keyed: boolean; limited: boolean; negotiated: boolean },
+  kind: { keyed: boolean; limited: boolean; negotiated: boolean; readThrough: boolean },
 ): Record<string, unknown> {
-  const { keyed, limited, negotiated } = kind;
+  const { keyed, limited, negotiated, readThrough } = kind;
+  const upstreamBusy = readThrough
+    ? ', or this is not stored here and the upstream API budget is'
+    : '';
   const own = (schema.response ?? {}) as ResponseDocs;
   const shared: ResponseDocs = {
     400: errorResponse(
@@ -72,10 +86,22 @@ function completeRouteSchema(
           ),
         }
       : {}),
-    ...(limited ? { 429: errorResponse(429, "The key's per-minute budget is spent") } : {}),
+    ...(limited || readThrough
+      ? {
+          429: errorResponse(
+            429,
+            limited
+              ? `The key's per-minute budget is spent${upstreamBusy}`
+              : 'This is not stored here and the upstream API budget is spent; try again later',
+            RETRY_AFTER,
+          ),
+        }
+      : {}),
     503: errorResponse(
       503,
-      'The instance is shutting down or lost its store; try again',
+      readThrough
+        ? 'The instance is shutting down or lost its store, or the upstream API is unavailable and this is not stored here; try again'
+        : 'The instance is shutting down or lost its store; try again',
       RETRY_AFTER,
     ),
   };
@@ -103,7 +129,7 @@ function completeRouteSchema(
 export async function registerOpenApi(
   app: FastifyInstance,
   options: {
-    config: Pick<Config, 'publicBaseUrl' | 'metricsToken'>;
+    config: Pick<Config, 'publicBaseUrl' | 'metricsToken' | 'upstream'>;
     isKeyed: (route: RouteOptions) => boolean;
   },
 ): Promise<void> {
@@ -157,6 +183,9 @@ export async function registerOpenApi(
         // Read routes and the ingest routes each count against a budget of their own.
         limited: options.isKeyed(route as RouteOptions) || route.config?.budget === 'ingest',
         negotiated: route.config?.negotiate !== false,
+        readThrough:
+          options.config.upstream !== null &&
+          READ_THROUGH_OPERATIONS.has(String((schema as { operationId?: string }).operationId)),
       }) as typeof schema,
       url,
     }),
