@@ -16,6 +16,7 @@ import { SERVICE_VERSION } from '../version.ts';
 import { DOCUMENT_SCHEMAS } from './schemas/document-schemas.ts';
 import { errorResponse, type HeaderDoc } from './schemas/responses.ts';
 import { PATH_PARAMETERS } from './schemas/path-parameters.ts';
+import { busyAndUnavailableCauses, readsThrough } from './schemas/read-through-responses.ts';
 import { OPENAPI_DESCRIPTION, OPENAPI_TAGS } from './openapi-text.ts';
 
 /** The security scheme of keyed routes. */
@@ -36,16 +37,6 @@ const RATE_LIMIT_HEADERS: Record<string, HeaderDoc> = {
 const RETRY_AFTER: Record<string, HeaderDoc> = {
   'Retry-After': { type: 'integer', description: 'Seconds to wait before trying again' },
 };
-
-/**
- * Operations that fetch what the store lacks from UPSTREAM_URL when one is configured
- * (src/upstream/): they also answer 429 (upstream budget spent) and 503 (upstream down).
- */
-const READ_THROUGH_OPERATIONS: ReadonlySet<string> = new Set([
-  'getMatch',
-  'getPlayer',
-  'searchPlayers',
-]);
 
 type ResponseDocs = Record<string, Record<string, unknown>>;
 type ObjectSchema = { properties?: Record<string, object> };
@@ -68,9 +59,7 @@ function completeRouteSchema(
   kind: { keyed: boolean; limited: boolean; negotiated: boolean; readThrough: boolean },
 ): Record<string, unknown> {
   const { keyed, limited, negotiated, readThrough } = kind;
-  const upstreamBusy = readThrough
-    ? ', or this is not stored here and the upstream API budget is'
-    : '';
+  const causes = busyAndUnavailableCauses({ limited, readThrough });
   const own = (schema.response ?? {}) as ResponseDocs;
   const shared: ResponseDocs = {
     400: errorResponse(
@@ -86,24 +75,8 @@ function completeRouteSchema(
           ),
         }
       : {}),
-    ...(limited || readThrough
-      ? {
-          429: errorResponse(
-            429,
-            limited
-              ? `The key's per-minute budget is spent${upstreamBusy}`
-              : 'This is not stored here and the upstream API budget is spent; try again later',
-            RETRY_AFTER,
-          ),
-        }
-      : {}),
-    503: errorResponse(
-      503,
-      readThrough
-        ? 'The instance is shutting down or lost its store, or the upstream API is unavailable and this is not stored here; try again'
-        : 'The instance is shutting down or lost its store; try again',
-      RETRY_AFTER,
-    ),
+    ...(causes.tooMany ? { 429: errorResponse(429, causes.tooMany, RETRY_AFTER) } : {}),
+    503: errorResponse(503, causes.unavailable, RETRY_AFTER),
   };
   const response: ResponseDocs = { ...shared, ...own };
   // Answers counted against a budget carry its headers (a 401 or 415 comes before counting).
@@ -183,9 +156,10 @@ export async function registerOpenApi(
         // Read routes and the ingest routes each count against a budget of their own.
         limited: options.isKeyed(route as RouteOptions) || route.config?.budget === 'ingest',
         negotiated: route.config?.negotiate !== false,
-        readThrough:
-          options.config.upstream !== null &&
-          READ_THROUGH_OPERATIONS.has(String((schema as { operationId?: string }).operationId)),
+        readThrough: readsThrough(
+          options.config.upstream !== null,
+          (schema as { operationId?: string } | undefined)?.operationId,
+        ),
       }) as typeof schema,
       url,
     }),
