@@ -23,6 +23,7 @@ import { observedBlobStore } from './blobs/observed-blob-store.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerApiDocs } from './http/api-docs.ts';
 import { createMirror } from './upstream/mirror.ts';
+import { staleAnswerHeaders } from './upstream/player-read-through.ts';
 
 export type { AppDeps, RouteContext };
 
@@ -96,6 +97,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock: deps.clock,
     isKeyed,
   });
+  // Age and Warning on what is served stale from a mirror, if the answer is a success.
+  if (context.mirror) app.addHook('onSend', staleAnswerHeaders);
   for (const registerRoutes of ROUTES) registerRoutes(app, context);
   return app;
 }

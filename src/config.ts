@@ -257,6 +257,12 @@ const Env = Type.Object({
     description:
       'Minutes between crawl passes of the upstream (samples, matches, telemetry, watched players) that `serve` runs.',
   }),
+  MIRROR_SHARDS: Type.String({
+    default: 'pc-a,pc-b,console-a,console-b',
+    pattern: '^[a-z0-9-]+(,[a-z0-9-]+)*$',
+    description:
+      'Shards whose upstream samples the crawl of `serve` walks (and `gamedata mirror` without --shard), comma-separated.',
+  }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', description: 'pino log level.' },
@@ -318,6 +324,8 @@ export interface Config {
   upstream: UpstreamConfig | null;
   /** Minutes between two crawl passes of the mirror job. */
   mirrorIntervalMinutes: number;
+  /** Shards whose upstream samples a crawl pass walks (platforms or regions). */
+  mirrorShards: readonly string[];
 }
 
 /** Where the mirrored API is and how long what changes is served before it is fetched again. */
@@ -390,6 +398,12 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
   if (parsed.UPSTREAM_URL === undefined && parsed.UPSTREAM_API_KEYS !== undefined) {
     problems.push('UPSTREAM_API_KEYS: set, but UPSTREAM_URL names no upstream to use them for');
   }
+  const mirrorShards = parsed.MIRROR_SHARDS.split(',');
+  for (const shard of invalid.has('MIRROR_SHARDS') ? [] : mirrorShards) {
+    if (!isPlatform(shard) && !isRegion(shard)) {
+      problems.push(`MIRROR_SHARDS: "${shard}" is not a shard`);
+    }
+  }
   if (problems.length > 0 || blobStore === null) throw new ConfigError(problems);
 
   const publicBaseUrl = (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(
@@ -435,6 +449,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     shutdownGraceMs: parsed.SHUTDOWN_GRACE_SECONDS * 1000,
     upstream: upstreamConfig(parsed),
     mirrorIntervalMinutes: parsed.MIRROR_INTERVAL_MINUTES,
+    mirrorShards: Object.freeze([...new Set(mirrorShards)]),
   });
 }
 

@@ -148,3 +148,16 @@ test('an upstream needs keys, keys need an upstream, and keys are never repeated
     (error: Error) => /UPSTREAM_API_KEYS/.test(error.message) && !error.message.includes('secret'),
   );
 });
+
+test('MIRROR_SHARDS names the shards a crawl walks: every platform with samples by default', () => {
+  assert.deepEqual(loadConfig({}).mirrorShards, ['pc-a', 'pc-b', 'console-a', 'console-b']);
+  assert.deepEqual(loadConfig({ MIRROR_SHARDS: 'pc-b,pc-na,pc-b' }).mirrorShards, [
+    'pc-b',
+    'pc-na',
+  ]);
+  assert.throws(
+    () => loadConfig({ MIRROR_SHARDS: 'pc-b,mars' }),
+    /MIRROR_SHARDS: "mars" is not a shard/,
+  );
+  assert.throws(() => loadConfig({ MIRROR_SHARDS: 'pc-b,,x' }), /MIRROR_SHARDS/);
+});

@@ -7,12 +7,7 @@ import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import type { Runtime } from '../runtime.ts';
 import { createMirror, type Mirror } from '../upstream/mirror.ts';
-import {
-  DEFAULT_CRAWL_SHARDS,
-  crawlUpstream,
-  describeCrawl,
-  type CrawlSummary,
-} from '../upstream/mirror-crawl.ts';
+import { crawlUpstream, describeCrawl, type CrawlSummary } from '../upstream/mirror-crawl.ts';
 import { listWatchedPlayers, unwatchPlayers, watchPlayers } from '../store/mirror-state.ts';
 import { requestDerivedDataRebuild } from '../jobs/index.ts';
 import { withRuntime as withCommandRuntime, type CliIo } from './cli-io.ts';
@@ -27,8 +22,8 @@ export function registerMirrorCommand(program: Command, io: CliIo): void {
       'Crawl UPSTREAM_URL into the store: samples per shard, their matches and telemetry, and the watch list.',
     )
     .option('--once', 'one pass, then exit')
-    .option('--shard <shard...>', 'shards whose samples are walked', [...DEFAULT_CRAWL_SHARDS])
-    .action(async (options: { once?: boolean; shard: string[] }) => {
+    .option('--shard <shard...>', 'shards whose samples are walked (default: MIRROR_SHARDS)')
+    .action(async (options: { once?: boolean; shard?: string[] }) => {
       await withRuntime(async (runtime) => {
         const upstream = createMirror(runtime);
         if (upstream === null) {
@@ -38,7 +33,13 @@ export function registerMirrorCommand(program: Command, io: CliIo): void {
         }
         const signal = io.stopSignal?.();
         do {
-          const summary = await crawlPass(runtime, upstream, options.shard, signal, io.interactive);
+          const summary = await crawlPass(
+            runtime,
+            upstream,
+            options.shard ?? runtime.config.mirrorShards,
+            signal,
+            io.interactive,
+          );
           if (summary === null) return;
           io.out(`mirror: ${describeCrawl(summary, upstream)}`);
           if (options.once) return;

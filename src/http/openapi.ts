@@ -3,7 +3,8 @@
  * schemas. Each route documents its parameters, its 200 and the errors only it answers; what
  * holds for every route of a kind is added here, from the same facts the app acts on: the key
  * guard and rate limit of keyed routes (security, 401, 429, X-Ratelimit-* headers), content
- * negotiation (415), and the errors any request can meet (400 for a malformed URL, 503).
+ * negotiation (415), the errors any request can meet (400 for a malformed URL, 503), and
+ * with an upstream configured (UPSTREAM_URL) the 429 and 503 of the routes that read through it.
  *
  * Response schemas only document. Routes send rendered bytes, which Fastify never serializes;
  * the serializer compiler is replaced so that no response schema is ever compiled or applied.
@@ -15,6 +16,7 @@ import { SERVICE_VERSION } from '../version.ts';
 import { DOCUMENT_SCHEMAS } from './schemas/document-schemas.ts';
 import { errorResponse, type HeaderDoc } from './schemas/responses.ts';
 import { PATH_PARAMETERS } from './schemas/path-parameters.ts';
+import { busyAndUnavailableCauses, readsThrough } from './schemas/read-through-responses.ts';
 import { OPENAPI_DESCRIPTION, OPENAPI_TAGS } from './openapi-text.ts';
 
 /** The security scheme of keyed routes. */
@@ -54,9 +56,10 @@ function documentedParams(url: string, own: ObjectSchema | undefined): object | 
 function completeRouteSchema(
   url: string,
   schema: Record<string, unknown>,
-  kind: { keyed: boolean; limited: boolean; negotiated: boolean },
+  kind: { keyed: boolean; limited: boolean; negotiated: boolean; readThrough: boolean },
 ): Record<string, unknown> {
-  const { keyed, limited, negotiated } = kind;
+  const { keyed, limited, negotiated, readThrough } = kind;
+  const causes = busyAndUnavailableCauses({ limited, readThrough });
   const own = (schema.response ?? {}) as ResponseDocs;
   const shared: ResponseDocs = {
     400: errorResponse(
@@ -72,12 +75,8 @@ function completeRouteSchema(
           ),
         }
       : {}),
-    ...(limited ? { 429: errorResponse(429, "The key's per-minute budget is spent") } : {}),
-    503: errorResponse(
-      503,
-      'The instance is shutting down or lost its store; try again',
-      RETRY_AFTER,
-    ),
+    ...(causes.tooMany ? { 429: errorResponse(429, causes.tooMany, RETRY_AFTER) } : {}),
+    503: errorResponse(503, causes.unavailable, RETRY_AFTER),
   };
   const response: ResponseDocs = { ...shared, ...own };
   // Answers counted against a budget carry its headers (a 401 or 415 comes before counting).
@@ -103,7 +102,7 @@ function completeRouteSchema(
 export async function registerOpenApi(
   app: FastifyInstance,
   options: {
-    config: Pick<Config, 'publicBaseUrl' | 'metricsToken'>;
+    config: Pick<Config, 'publicBaseUrl' | 'metricsToken' | 'upstream'>;
     isKeyed: (route: RouteOptions) => boolean;
   },
 ): Promise<void> {
@@ -157,6 +156,10 @@ export async function registerOpenApi(
         // Read routes and the ingest routes each count against a budget of their own.
         limited: options.isKeyed(route as RouteOptions) || route.config?.budget === 'ingest',
         negotiated: route.config?.negotiate !== false,
+        readThrough: readsThrough(
+          options.config.upstream !== null,
+          (schema as { operationId?: string } | undefined)?.operationId,
+        ),
       }) as typeof schema,
       url,
     }),

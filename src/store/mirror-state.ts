@@ -24,6 +24,26 @@ export async function writeCursor(db: Db, name: string, value: string, now: numb
     .execute();
 }
 
+/**
+ * Deletes the cursors named `prefix…` whose value starts with `valuePrefix` and that were last
+ * written before `before` (epoch ms); returns how many. For lookups the upstream answered 404
+ * to, kept only as long as that answer is trusted.
+ */
+export async function deleteCursorsBefore(
+  db: Db,
+  prefix: string,
+  valuePrefix: string,
+  before: number,
+): Promise<number> {
+  const result = await db
+    .deleteFrom('mirror_cursors')
+    .where('name', 'like', `${prefix}%`)
+    .where('value', 'like', `${valuePrefix}%`)
+    .where('updated_at', '<', before)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /** A watched player: the shard as spelled to the upstream, and the name. Times epoch ms. */
 export interface WatchedPlayer {
   shard: string;

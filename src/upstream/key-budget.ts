@@ -4,8 +4,8 @@
  * sent, so that a request the upstream would refuse is never sent. Requests go to the key with
  * the most budget left, which spreads them over the keys.
  *
- * Counts are kept in this process: several instances mirroring the same upstream with the same
- * keys would each spend the whole budget (give each instance keys of its own).
+ * These counts are kept in this process; with REDIS_URL set, shared-key-budget.ts keeps them in
+ * Redis so that several instances with the same keys share one budget, and falls back to this.
  */
 
 /** What one upstream answer says about its key's budget. Times are ms from `now`. */
@@ -34,12 +34,27 @@ export interface KeyLease {
   index: number;
 }
 
-/** Margin added to every reset the upstream announces, for clocks and rounding (ms). */
-const RESET_MARGIN_MS = 250;
-/** Window assumed when an upstream names none (the public service's minute). */
-const DEFAULT_WINDOW_MS = 60_000;
+/** Budget of limited requests or the ms to wait for some (see KeyBudgets.take). */
+export type BudgetTake = KeyLease | { waitMs: number };
 
-export class KeyBudgets {
+/**
+ * The budgets an UpstreamClient spends: this process's own (KeyBudgets) or shared through
+ * Redis (SharedKeyBudgets).
+ */
+export interface UpstreamBudget {
+  /** Limited requests sent, 429s received, budget left unspent in windows that ended. */
+  readonly counts: { sent: number; refused: number; unspent: number };
+  take(): BudgetTake | Promise<BudgetTake>;
+  record(lease: KeyLease, headers: BudgetHeaders | null): void | Promise<void>;
+  totalLimit(): number;
+}
+
+/** Margin added to every reset the upstream announces, for clocks and rounding (ms). */
+export const RESET_MARGIN_MS = 250;
+/** Window assumed when an upstream names none (the public service's minute). */
+export const DEFAULT_WINDOW_MS = 60_000;
+
+export class KeyBudgets implements UpstreamBudget {
   private readonly states: KeyState[];
   /**
    * Limited requests sent, those the upstream refused (429), and the budget left unspent in
@@ -59,7 +74,7 @@ export class KeyBudgets {
    * until some key has budget again. A key never heard from gets one request at a time, whose
    * answer tells its budget.
    */
-  take(): KeyLease | { waitMs: number } {
+  take(): BudgetTake {
     const now = this.now();
     let best: KeyState | null = null;
     let bestIndex = -1;

@@ -55,7 +55,7 @@ interface MatchRef {
   shard: string;
 }
 
-/** Shards crawled by default: every platform that has samples (tournaments have none). */
+/** Every platform that has samples (tournaments have none): MIRROR_SHARDS' default. */
 export const DEFAULT_CRAWL_SHARDS: readonly string[] = PLATFORMS.filter((p) => p !== 'tournament');
 
 /** Names of a players filter per request (the spec's maximum). */
@@ -68,6 +68,7 @@ export async function crawlUpstream(
   options: CrawlOptions,
 ): Promise<CrawlSummary> {
   const started = Date.now();
+  await mirror.players.dropExpiredMissing();
   const summary: CrawlSummary = {
     samples: 0,
     skippedSamples: 0,

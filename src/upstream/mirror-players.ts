@@ -5,14 +5,16 @@
  * through the match mirror (unlimited), so the player, its name and its match list enter the
  * store through the ingest pipeline like any match's players. When each lookup was last
  * refreshed is kept in the store (mirror_cursors), so every instance knows, and a lookup within
- * its time to live costs no upstream budget at all.
+ * its time to live costs no upstream budget at all. A lookup the upstream answered 404 is kept
+ * as `missing:<time>` just as long (the 404 is trusted for the TTL), then its row is deleted,
+ * so lookups of names that never existed do not pile up in the store.
  *
  * If the upstream is down or the budget spent, what the store holds is served stale (the route
  * says how old, with `Age` and `Warning`); with nothing held the error is the answer.
  */
 import type { Clock } from '../clock.ts';
 import type { Store } from '../store/store.ts';
-import { readCursor, writeCursor } from '../store/mirror-state.ts';
+import { deleteCursorsBefore, readCursor, writeCursor } from '../store/mirror-state.ts';
 import type { ApiError } from '../http/jsonapi.ts';
 import { SingleFlight } from './single-flight.ts';
 import type { MatchMirror } from './mirror-matches.ts';
@@ -36,12 +38,19 @@ export interface PlayerLookup {
   values: readonly string[];
 }
 
+/** Cursor names of lookups, and the value prefix of those the upstream answered 404. */
+const LOOKUP_PREFIX = 'players:';
+const MISSING = 'missing:';
+/** Least time between two deletions of expired 404 lookups by one process, ms. */
+const SWEEP_EVERY_MS = 60_000;
+
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export class PlayerMirror {
   private readonly flights = new SingleFlight<PlayerFreshness>();
+  private sweptAt = -Infinity;
 
   constructor(
     private readonly deps: { store: Store; clock: Clock },
@@ -52,15 +61,17 @@ export class PlayerMirror {
 
   /** Refreshes the lookup from upstream unless the store's copy is younger than the TTL. */
   async refresh(lookup: PlayerLookup): Promise<PlayerFreshness> {
-    const cursor = `players:${lookup.platform}:${lookup.by}:${[...lookup.values].sort().join(',')}`;
+    const cursor = `${LOOKUP_PREFIX}${lookup.platform}:${lookup.by}:${[...lookup.values].sort().join(',')}`;
     const fetchedAt = await readCursor(this.deps.store.db, cursor);
     const now = this.deps.clock.now();
-    const age = fetchedAt === null ? null : now - Number(fetchedAt);
+    const age = fetchedAt === null ? null : now - Number(fetchedAt.replace(MISSING, ''));
     if (age !== null && age < this.ttlMs) return { state: 'fresh' };
     return this.flights.run(cursor, async () => {
       try {
         const result = await this.fetch(lookup);
-        await writeCursor(this.deps.store.db, cursor, String(now), now);
+        const value = result.state === 'missing' ? `${MISSING}${now}` : String(now);
+        await writeCursor(this.deps.store.db, cursor, value, now);
+        if (result.state === 'missing') await this.dropExpiredMissing();
         return result;
       } catch (error) {
         const answer = upstreamApiError(error);
@@ -68,6 +79,17 @@ export class PlayerMirror {
         return { state: 'stale', ageMs: age, error: answer };
       }
     });
+  }
+
+  /**
+   * Deletes the rows of 404 lookups older than the TTL (at most once a minute per process; the
+   * crawl pass calls it too). Returns how many.
+   */
+  async dropExpiredMissing(): Promise<number> {
+    const now = this.deps.clock.now();
+    if (now - this.sweptAt < SWEEP_EVERY_MS) return 0;
+    this.sweptAt = now;
+    return deleteCursorsBefore(this.deps.store.db, LOOKUP_PREFIX, MISSING, now - this.ttlMs);
   }
 
   private async fetch(lookup: PlayerLookup): Promise<PlayerFreshness> {

@@ -3,10 +3,12 @@
  * shares, and the read-through fetchers the routes and the crawler call. Built only when an
  * upstream is configured; without one nothing here exists and the service answers as before.
  */
+import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import type { IngestDeps } from '../ingest/ingest-deps.ts';
 import { MatchMirror } from './mirror-matches.ts';
 import { UpstreamClient } from './upstream-client.ts';
+import { SharedKeyBudgets } from './shared-key-budget.ts';
 import { PlayerMirror } from './mirror-players.ts';
 import { RecordingMirror } from './mirror-recordings.ts';
 
@@ -20,14 +22,20 @@ export interface Mirror {
   recordings: RecordingMirror;
 }
 
-/** The mirror of `config.upstream`, or null when none is configured. */
+/**
+ * The mirror of `config.upstream`, or null when none is configured. With `deps.redis` (REDIS_URL)
+ * the key budgets are shared by every instance using that Redis.
+ */
 export function createMirror(
-  deps: Omit<IngestDeps, 'config'> & { config: Readonly<Config> },
+  deps: Omit<IngestDeps, 'config'> & { config: Readonly<Config>; redis?: Redis | null },
   log: (message: string) => void = () => {},
 ): Mirror | null {
   const { upstream } = deps.config;
   if (upstream === null) return null;
-  const client = new UpstreamClient(upstream);
+  const client = new UpstreamClient(
+    upstream,
+    deps.redis ? new SharedKeyBudgets(upstream.keys, upstream.url, deps.redis, log) : undefined,
+  );
   const matches = new MatchMirror(deps, client, log);
   const players = new PlayerMirror(deps, client, matches, upstream.ttlMs.players);
   return { client, matches, players, recordings: new RecordingMirror(deps, client, log) };

@@ -6,7 +6,7 @@
  * UPSTREAM_URL itself: never into an error, a log line or a response.
  */
 import type { UpstreamConfig } from '../config.ts';
-import { KeyBudgets, type BudgetHeaders } from './key-budget.ts';
+import { KeyBudgets, type BudgetHeaders, type UpstreamBudget } from './key-budget.ts';
 
 /** The upstream could not be reached or failed (timeout, network, 5xx). */
 export class UpstreamUnavailableError extends Error {
@@ -44,13 +44,14 @@ export interface UpstreamRequestOptions {
 const JSON_API = 'application/vnd.api+json';
 
 export class UpstreamClient {
-  readonly budgets: KeyBudgets;
   /** Unlimited requests sent (matches and telemetry files). */
   readonly counts = { unlimited: 0 };
 
-  constructor(private readonly config: UpstreamConfig) {
-    this.budgets = new KeyBudgets(config.keys);
-  }
+  /** `budgets`: where key budgets are counted (default: in this process alone). */
+  constructor(
+    private readonly config: UpstreamConfig,
+    readonly budgets: UpstreamBudget = new KeyBudgets(config.keys),
+  ) {}
 
   /** GETs a path of the upstream API (`/shards/pc-b/samples`). */
   async get(path: string, options: UpstreamRequestOptions): Promise<UpstreamAnswer> {
@@ -79,12 +80,12 @@ export class UpstreamClient {
       response = await fetch(url, { headers, signal, redirect: 'follow' });
       body = Buffer.from(await response.arrayBuffer());
     } catch (error) {
-      if (lease) this.budgets.record(lease, null);
+      if (lease) await this.budgets.record(lease, null);
       options.signal?.throwIfAborted();
       const reason = timeout.aborted ? `no answer in ${this.config.timeoutMs} ms` : describe(error);
       throw new UpstreamUnavailableError(`upstream ${new URL(url).host}: ${reason}`);
     }
-    if (lease) this.budgets.record(lease, budgetHeaders(response));
+    if (lease) await this.budgets.record(lease, budgetHeaders(response));
     if (response.status === 429) {
       throw new UpstreamBusyError(budgetHeaders(response).resetInMs ?? 60_000);
     }
@@ -103,7 +104,7 @@ export class UpstreamClient {
     const deadline = Date.now() + (options.maxWaitMs ?? 0);
     for (;;) {
       options.signal?.throwIfAborted();
-      const taken = this.budgets.take();
+      const taken = await this.budgets.take();
       if ('key' in taken) return taken;
       if (Date.now() + taken.waitMs > deadline) throw new UpstreamBusyError(taken.waitMs);
       await sleep(taken.waitMs, options.signal);

@@ -151,6 +151,12 @@ describe('/openapi.json', () => {
     }
   });
 
+  test('without an upstream the match route, keyless, documents no 429', () => {
+    const match = document.paths['/shards/{shard}/matches/{matchId}']!.get!;
+    assert.equal(match.responses['429'], undefined);
+    assert.doesNotMatch(JSON.stringify(match.responses['503']), /upstream/);
+  });
+
   test('documents 415 exactly where Accept is negotiated', async () => {
     for (const [method, url, op] of operations(document)) {
       if (url.includes('{') || method !== 'get') continue;
@@ -173,28 +179,7 @@ describe('/openapi.json', () => {
   });
 
   test('passes redocly lint with the recommended rules', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-openapi-'));
-    try {
-      const file = path.join(dir, 'openapi.json');
-      fs.writeFileSync(file, JSON.stringify(document));
-      const { stdout } = await promisify(execFile)(
-        REDOCLY,
-        ['lint', file, '--extends', 'recommended', '--format', 'json'],
-        {
-          timeout: 60_000,
-          env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-        },
-      ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
-      const report = JSON.parse(stdout) as {
-        problems: Array<{ ruleId: string; severity: string; message: string }>;
-      };
-      assert.deepEqual(
-        report.problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message}`),
-        [],
-      );
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    assert.deepEqual(await redoclyProblems(document), []);
   });
 });
 
@@ -325,3 +310,56 @@ for (const database of testDatabases) {
     });
   });
 }
+
+/** Problems redocly's recommended rules find in `document` (none: an empty list). */
+async function redoclyProblems(document: OpenApi): Promise<string[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-openapi-'));
+  try {
+    const file = path.join(dir, 'openapi.json');
+    fs.writeFileSync(file, JSON.stringify(document));
+    const { stdout } = await promisify(execFile)(
+      REDOCLY,
+      ['lint', file, '--extends', 'recommended', '--format', 'json'],
+      {
+        timeout: 60_000,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      },
+    ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+    const report = JSON.parse(stdout) as {
+      problems: Array<{ ruleId: string; severity: string; message: string }>;
+    };
+    return report.problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message}`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('/openapi.json with an upstream configured', () => {
+  let t: TestApp;
+  let document: OpenApi;
+  before(async () => {
+    t = await createTestApp(testDatabases[0]!, {
+      UPSTREAM_URL: 'http://127.0.0.1:9',
+      UPSTREAM_API_KEYS: 'upstream-key',
+    });
+    document = (await t.app.inject({ url: '/openapi.json' })).json();
+  });
+  after(() => t.close());
+
+  test('the match route lists the 429 and 503 of reading through, with Retry-After', async () => {
+    const match = document.paths['/shards/{shard}/matches/{matchId}']!.get!;
+    for (const status of ['429', '503']) {
+      const response = match.responses[status] as { description: string; headers?: object };
+      assert.ok(response, status);
+      assert.match(response.description, /upstream/);
+      assert.ok(response.headers && 'Retry-After' in response.headers, status);
+    }
+    const player = document.paths['/shards/{shard}/players/{accountId}']!.get!;
+    assert.match((player.responses['429'] as { description: string }).description, /upstream/);
+    assert.ok(!JSON.stringify(document).includes('upstream-key'), 'the key is not documented');
+  });
+
+  test('passes redocly lint with the recommended rules', async () => {
+    assert.deepEqual(await redoclyProblems(document), []);
+  });
+});

@@ -74,6 +74,8 @@ for (const database of testDatabases) {
       assert.ok(answer, 'the mirror ran out of upstream budget');
       assert.ok(Number(answer.headers['retry-after']) > 0);
       assert.equal(answer.json().errors[0].title, 'Too Many Requests');
+      assert.equal(answer.headers.warning, undefined, 'an error is not a stale answer');
+      assert.equal(answer.headers.age, undefined);
       assert.ok(playerRequests() <= 10);
       assert.equal(upstream.refused(), 0);
     });
@@ -95,6 +97,8 @@ for (const database of testDatabases) {
       // The budget is still spent (the window has real minutes), so the upstream is not even tried.
       assert.equal(unknown.statusCode, 429);
       assert.ok(Number(unknown.headers['retry-after']) > 0);
+      assert.equal(unknown.headers.warning, undefined, 'Age and Warning only on stale successes');
+      assert.equal(unknown.headers.age, undefined);
     });
   });
 }
