@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildProgram } from '../../src/cli/program.ts';
+import { runCliIn } from '../helpers/cli.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openRuntime } from '../../src/runtime.ts';
 import { buildApp } from '../../src/app.ts';
@@ -11,40 +12,17 @@ import { makeMatchInput } from '../helpers/matches.ts';
 import { SERVICE_VERSION } from '../../src/version.ts';
 import { jobState } from '../../src/store/job-locks.ts';
 
-/** Runs one `gamedata …` command in-process against a data directory; returns what it printed. */
-async function gamedata(dataDir: string, ...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const program = buildProgram(
-    {
-      env: { DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
-      out: (line) => out.push(line),
-      err: (line) => err.push(line),
-      interactive: false,
-    },
-    async () => {
-      throw new Error('serve is not under test here');
-    },
-  );
-  program.exitOverride();
-  process.exitCode = 0;
-  await program.parseAsync(['node', 'gamedata', ...args]);
-  const exitCode = process.exitCode ?? 0;
-  process.exitCode = 0;
-  return { out, err, exitCode };
-}
-
 const freshDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-cli-'));
 
 test('keys create prints the key alone on its last line, and that key authorizes requests', async () => {
   const dir = freshDir();
   try {
-    const created = await gamedata(dir, 'keys', 'create', '--name', 'ci', '--rpm', '25');
+    const created = await runCliIn(dir, 'keys', 'create', '--name', 'ci', '--rpm', '25');
     const key = created.out.at(-1)!;
     assert.match(key, /^gd_[A-Za-z0-9_-]{40}$/);
     assert.match(created.out[0]!, /25 requests\/minute/);
 
-    const listed = await gamedata(dir, 'keys', 'list');
+    const listed = await runCliIn(dir, 'keys', 'list');
     assert.equal(listed.out.length, 1);
     assert.ok(!listed.out[0]!.includes(key), 'the key itself is never listed');
     const id = listed.out[0]!.split('\t')[0]!;
@@ -59,8 +37,8 @@ test('keys create prints the key alone on its last line, and that key authorizes
       assert.equal(ok.statusCode, 200);
       assert.equal(ok.headers['x-ratelimit-limit'], '25');
 
-      assert.deepEqual((await gamedata(dir, 'keys', 'revoke', id)).out, [`Revoked ${id}`]);
-      assert.equal((await gamedata(dir, 'keys', 'revoke', 'key_unknown')).exitCode, 1);
+      assert.deepEqual((await runCliIn(dir, 'keys', 'revoke', id)).out, [`Revoked ${id}`]);
+      assert.equal((await runCliIn(dir, 'keys', 'revoke', 'key_unknown')).exitCode, 1);
       const app2 = await buildApp({ ...runtime, logger: false });
       const refused = await app2.inject({
         url: '/shards/pc-b/seasons',
@@ -95,7 +73,7 @@ test('ingest reports each file, refuses bad input by field, and is idempotent', 
     fs.writeFileSync(path.join(inbox, 'a-good.json'), JSON.stringify(good));
     fs.writeFileSync(path.join(inbox, 'b-bad.json'), JSON.stringify(bad));
 
-    const first = await gamedata(dir, 'ingest', inbox);
+    const first = await runCliIn(dir, 'ingest', inbox);
     assert.equal(first.exitCode, 1, 'a refused file fails the command');
     assert.match(
       first.out.find((line) => line.includes(good.id))!,
@@ -116,7 +94,7 @@ test('ingest reports each file, refuses bad input by field, and is idempotent', 
       await runtime.close();
     }
 
-    const again = await gamedata(dir, 'ingest', path.join(inbox, 'a-good.json'));
+    const again = await runCliIn(dir, 'ingest', path.join(inbox, 'a-good.json'));
     assert.equal(again.exitCode, 0);
     assert.match(again.out[0]!, /^unchanged /);
   } finally {
@@ -139,11 +117,11 @@ test('ingest takes recorded documents with --platform and --recorded-at', async 
         },
       }),
     );
-    const refused = await gamedata(dir, 'ingest', file);
+    const refused = await runCliIn(dir, 'ingest', file);
     assert.equal(refused.exitCode, 1);
     assert.match(refused.err[0]!, /platform: .*--platform/);
     const recordedAt = new Date(Date.now() - 60_000).toISOString();
-    const ingested = await gamedata(
+    const ingested = await runCliIn(
       dir,
       'ingest',
       file,
@@ -162,10 +140,10 @@ test('ingest takes recorded documents with --platform and --recorded-at', async 
 test('jobs run names the known jobs and runs one', async () => {
   const dir = freshDir();
   try {
-    const unknown = await gamedata(dir, 'jobs', 'run', 'nope');
+    const unknown = await runCliIn(dir, 'jobs', 'run', 'nope');
     assert.equal(unknown.exitCode, 1);
     assert.match(unknown.err[0]!, /seasons.*retention.*leaderboards.*samples/);
-    const ran = await gamedata(dir, 'jobs', 'run', 'retention');
+    const ran = await runCliIn(dir, 'jobs', 'run', 'retention');
     assert.equal(ran.exitCode, 0);
     assert.match(ran.out[0]!, /^retention: deleted 0 matches/);
   } finally {
@@ -177,7 +155,7 @@ test('a mistyped command is an unknown command with the closest one suggested; -
   const dir = freshDir();
   try {
     await assert.rejects(
-      gamedata(dir, 'ingset', 'file.json'),
+      runCliIn(dir, 'ingset', 'file.json'),
       (error: Error & { code?: string }) => {
         assert.equal(error.code, 'commander.unknownCommand');
         assert.match(error.message, /unknown command 'ingset'/);

@@ -4,41 +4,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { buildProgram } from '../../src/cli/program.ts';
+import { runCliIn } from '../helpers/cli.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openRuntime } from '../../src/runtime.ts';
 import { buildApp } from '../../src/app.ts';
 import { makeMatchInput, sampleTelemetry } from '../helpers/matches.ts';
-
-/** Runs one `gamedata …` command in-process against a data directory; returns what it printed. */
-async function gamedata(dataDir: string, ...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const program = buildProgram(
-    {
-      env: { DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
-      out: (line) => out.push(line),
-      err: (line) => err.push(line),
-      interactive: false,
-    },
-    async () => {
-      throw new Error('serve is not under test here');
-    },
-  );
-  program.exitOverride();
-  process.exitCode = 0;
-  await program.parseAsync(['node', 'gamedata', ...args]);
-  const exitCode = process.exitCode ?? 0;
-  process.exitCode = 0;
-  return { out, err, exitCode };
-}
 
 const freshDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-ingest-cli-'));
 
 test('keys create --scope ingest makes a key that ingests and cannot read; list shows scopes', async () => {
   const dir = freshDir();
   try {
-    const created = await gamedata(
+    const created = await runCliIn(
       dir,
       'keys',
       'create',
@@ -52,9 +29,9 @@ test('keys create --scope ingest makes a key that ingests and cannot read; list 
       /^Created ingest key key_[0-9a-f]{12} "game-server-1" \(120 requests\/minute\)/,
     );
     const ingestKey = created.out.at(-1)!;
-    const reader = (await gamedata(dir, 'keys', 'create', '--name', 'site')).out.at(-1)!;
+    const reader = (await runCliIn(dir, 'keys', 'create', '--name', 'site')).out.at(-1)!;
 
-    const listed = (await gamedata(dir, 'keys', 'list')).out.map((line) => line.split('\t'));
+    const listed = (await runCliIn(dir, 'keys', 'list')).out.map((line) => line.split('\t'));
     assert.deepEqual(
       listed.map((columns) => [columns[1], columns[2], columns[3]]),
       [
@@ -110,18 +87,18 @@ test('ingest --telemetry attaches the file to a match stored without it, then re
     const other = path.join(dir, 'other.json');
     fs.writeFileSync(other, JSON.stringify(sampleTelemetry(input.id, createdAt + 1000)));
 
-    const first = await gamedata(dir, 'ingest', matchFile);
+    const first = await runCliIn(dir, 'ingest', matchFile);
     assert.match(first.out[0]!, new RegExp(`^ingested  ${input.id}`));
-    const attached = await gamedata(dir, 'ingest', matchFile, '--telemetry', telemetry);
+    const attached = await runCliIn(dir, 'ingest', matchFile, '--telemetry', telemetry);
     assert.equal(attached.exitCode, 0);
     assert.match(attached.out[0]!, new RegExp(`^attached  ${input.id}`));
     assert.equal(
       attached.out.at(-1),
       '0 ingested, 1 given their telemetry, 0 unchanged, 0 refused',
     );
-    const again = await gamedata(dir, 'ingest', matchFile, '--telemetry', telemetry);
+    const again = await runCliIn(dir, 'ingest', matchFile, '--telemetry', telemetry);
     assert.match(again.out[0]!, /^unchanged /);
-    const refused = await gamedata(dir, 'ingest', matchFile, '--telemetry', other);
+    const refused = await runCliIn(dir, 'ingest', matchFile, '--telemetry', other);
     assert.equal(refused.exitCode, 1);
     assert.match(refused.err[0]!, /already has a different telemetry file/);
 
