@@ -267,6 +267,13 @@ const Env = Type.Object({
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info', description: 'pino log level.' },
   ),
+  LOG_FLUSH_MS: Type.Integer({
+    minimum: 1,
+    maximum: 600_000,
+    default: 100,
+    description:
+      'Longest a log line of `serve` waits in its buffer before it is written, ms (lines are written sooner once 32 KB wait, and all of them at exit).',
+  }),
 });
 
 export const CONFIG_VARIABLES = Env.properties;
@@ -317,6 +324,8 @@ export interface Config {
   /** Bearer token `/metrics` requires; null: none. */
   metricsToken: string | null;
   logLevel: string;
+  /** Longest a log line of `serve` is buffered before it is written, ms. */
+  logFlushMs: number;
   accessLog: boolean;
   /** How long a stop signal waits for in-flight work before cutting it off, in ms. */
   shutdownGraceMs: number;
@@ -445,6 +454,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     metrics: parsed.METRICS,
     metricsToken: parsed.METRICS_TOKEN ?? null,
     logLevel: parsed.LOG_LEVEL,
+    logFlushMs: parsed.LOG_FLUSH_MS,
     accessLog: parsed.ACCESS_LOG === 'on',
     shutdownGraceMs: parsed.SHUTDOWN_GRACE_SECONDS * 1000,
     upstream: upstreamConfig(parsed),

@@ -2,7 +2,7 @@
  * The serving process's logger: pino JSON lines on stdout, buffered. A write per line (pino's
  * default) costs a system call per request once the access log is on — the largest single cost
  * of a cached answer. Lines are gathered until LOG_BUFFER_BYTES are waiting or LOG_FLUSH_MS
- * have passed, then written asynchronously in one call. What is still buffered is written
+ * (config, 100 by default) have passed, then written asynchronously in one call. What is still buffered is written
  * before the process exits: `flush()` on the orderly stop, and synchronously on any other exit.
  */
 import { pino, type Logger } from 'pino';
@@ -25,9 +25,6 @@ const REDACTED_PATHS = [
 const LOG_BUFFER_BYTES = 32_768;
 /** Largest single write (sonic-boom needs it above the buffer). */
 const LOG_MAX_WRITE_BYTES = 65_536;
-/** Longest a line waits in the buffer when traffic is light, ms. */
-const LOG_FLUSH_MS = 100;
-
 export interface ServingLogger {
   log: Logger;
   /** Resolves once every line logged so far is written. */
@@ -35,13 +32,15 @@ export interface ServingLogger {
 }
 
 /** Creates the logger of `serve`, writing to stdout (file descriptor 1). */
-export function createServingLogger(config: Pick<Config, 'logLevel'>): ServingLogger {
+export function createServingLogger(
+  config: Pick<Config, 'logLevel' | 'logFlushMs'>,
+): ServingLogger {
   const destination = pino.destination({
     dest: 1,
     sync: false,
     minLength: LOG_BUFFER_BYTES,
     maxWrite: LOG_MAX_WRITE_BYTES,
-    periodicFlush: LOG_FLUSH_MS,
+    periodicFlush: config.logFlushMs,
   });
   const log = pino({ level: config.logLevel, redact: REDACTED_PATHS }, destination);
   process.on('exit', () => {
