@@ -14,12 +14,20 @@ import { errorDocument, type ApiError } from './jsonapi.ts';
  * at the cost of lower-casing only the headers that are not already lower case.
  */
 export function acceptsGzip(request: FastifyRequest): boolean {
-  const header = request.headers['accept-encoding'];
+  return (
+    gzipAccepted(request.headers['accept-encoding']) ??
+    request.accepts().encoding(['gzip', 'identity']) === 'gzip'
+  );
+}
+
+/**
+ * `acceptsGzip` for the Accept-Encoding values decided without parsing; null for a header with
+ * q-values, which needs full negotiation.
+ */
+export function gzipAccepted(header: string | undefined): boolean | null {
   if (header === undefined || header === '') return false;
-  if (!header.includes(';')) {
-    return header.includes('gzip') || header.includes('*') || header.toLowerCase().includes('gzip');
-  }
-  return request.accepts().encoding(['gzip', 'identity']) === 'gzip';
+  if (header.includes(';')) return null;
+  return header.includes('gzip') || header.includes('*') || header.toLowerCase().includes('gzip');
 }
 
 /**
