@@ -18,7 +18,7 @@ import type { FastifyServerFactory } from 'fastify';
 import type { ApiKey } from '../store/api-keys.ts';
 import type { MediaType } from './jsonapi.ts';
 import { commonMediaType } from './content-negotiation.ts';
-import { gzipAccepted, type PrecompressedDocument } from './precompressed.ts';
+import { gzipAccepted } from './precompressed.ts';
 
 /** What a source is asked: the request as far as a cached answer depends on it. */
 export interface FastRequest {
@@ -219,22 +219,5 @@ export function requestIds(): () => string {
   return () => {
     next = (next + 1) & 0x7fffffff;
     return `req-${next.toString(36)}`;
-  };
-}
-
-/**
- * The source of a constant document served by `sendPrecompressed` at `path` (no query), unkeyed:
- * the same headers in the same order.
- */
-export function constantSource(path: string, document: PrecompressedDocument): FastSource {
-  return ({ url, gzip, type }) => {
-    if (url !== path) return null;
-    const headers: [string, string][] = [
-      ['content-type', type],
-      ['vary', 'Accept-Encoding'],
-    ];
-    if (!gzip) return { route: path, keyed: false, headers, body: document.body };
-    headers.push(['content-encoding', 'gzip']);
-    return { route: path, keyed: false, headers, body: document.gzip };
   };
 }

@@ -6,6 +6,7 @@
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorDocument, type ApiError } from './jsonapi.ts';
+import type { FastSource } from './fast-path.ts';
 
 /**
  * True when the response may be gzip-encoded. The common headers (`gzip, deflate, br`, `*`) are
@@ -104,4 +105,21 @@ export function sendPrecompressed(
   reply.header('vary', 'Accept-Encoding');
   if (!acceptsGzip(request)) return reply.send(document.body);
   return reply.header('content-encoding', 'gzip').send(document.gzip);
+}
+
+/**
+ * The source of a constant document served by `sendPrecompressed` at `path` (no query), unkeyed:
+ * the same headers in the same order.
+ */
+export function constantSource(path: string, document: PrecompressedDocument): FastSource {
+  return ({ url, gzip, type }) => {
+    if (url !== path) return null;
+    const headers: [string, string][] = [
+      ['content-type', type],
+      ['vary', 'Accept-Encoding'],
+    ];
+    if (!gzip) return { route: path, keyed: false, headers, body: document.body };
+    headers.push(['content-encoding', 'gzip']);
+    return { route: path, keyed: false, headers, body: document.gzip };
+  };
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../route-context.ts';
-import { precompress, sendPrecompressed } from '../precompressed.ts';
-import { constantSource } from '../fast-path.ts';
+import { constantSource, precompress, sendPrecompressed } from '../precompressed.ts';
 import { renderStatus } from '../../presenters/status.ts';
 import { StatusDocument } from '../schemas/service-documents.ts';
 import { documentResponse } from '../schemas/responses.ts';
