@@ -24,11 +24,34 @@ import { registerOpenApi } from './http/openapi.ts';
 import { registerApiDocs } from './http/api-docs.ts';
 import { createMirror } from './upstream/mirror.ts';
 import { staleAnswerHeaders } from './upstream/player-read-through.ts';
+import { createFastPath, requestIds } from './http/fast-path.ts';
 
 export type { AppDeps, RouteContext };
 
+/** CORS as the spec has it: any origin, no credentials; the fast path sends the same headers. */
+const CORS = {
+  origin: '*',
+  methods: ['GET', 'POST', 'OPTIONS'],
+  allowedHeaders: ['Origin', 'X-Title-Id', 'Authorization'],
+  exposedHeaders: ['Content-Length'],
+  maxAge: 86_400,
+  optionsSuccessStatus: 200,
+  strictPreflight: false,
+};
+/** What the CORS plugin adds to an answer that is not a preflight, with this configuration. */
+const CORS_HEADERS: [string, string][] = [
+  ['access-control-allow-origin', CORS.origin],
+  ['access-control-expose-headers', CORS.exposedHeaders.join(', ')],
+];
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  // Cached documents are answered in front of Fastify (src/http/fast-path.ts); one request id
+  // sequence for both paths.
+  const fastPath = createFastPath();
+  const genReqId = requestIds();
   const app = Fastify({
+    serverFactory: fastPath.serverFactory,
+    genReqId,
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     // Fastify's own request lines carry the raw URL and cost two lines a request; ours is one
     // line with the route template (src/http/access-log.ts). Errors are still logged.
@@ -45,7 +68,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerFrameworkErrors(app);
   registerErrorHandlers(app);
   // Before any route is added (CORS preflight included): the access line is added to each route.
-  if (deps.logger && deps.config.accessLog) registerAccessLog(app);
+  const accessLine = deps.logger && deps.config.accessLog ? registerAccessLog(app) : null;
   // Each app reads the change feed of its store, unless it is handed one (and then its owner stops it).
   const changes = deps.changes ?? createChangeFeed(deps.store, { clock: deps.clock, log: app.log });
   if (!deps.changes) app.addHook('onClose', () => changes.stop());
@@ -54,15 +77,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     [route.onRequest].flat().includes(requireApiKey);
 
   await app.register(accepts);
-  await app.register(cors, {
-    origin: '*',
-    methods: ['GET', 'POST', 'OPTIONS'],
-    allowedHeaders: ['Origin', 'X-Title-Id', 'Authorization'],
-    exposedHeaders: ['Content-Length'],
-    maxAge: 86_400,
-    optionsSuccessStatus: 200,
-    strictPreflight: false,
-  });
+  await app.register(cors, CORS);
   // The spec compresses whenever the client accepts gzip, so no size threshold; gzip only.
   // Nothing is uploaded, so no request decompression hook on every GET.
   await app.register(compress, {
@@ -90,9 +105,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         ? createMirror(deps, (message) => app.log.warn(message))
         : deps.mirror,
     documents: keyedDocuments({ ...deps, changes, metrics }),
+    fastPath,
   };
+  fastPath.add(context.documents.fastSource);
   await changes.start();
-  await registerRateLimits(app, {
+  const counting = await registerRateLimits(app, {
     redis: deps.redis ?? null,
     clock: deps.clock,
     isKeyed,
@@ -100,5 +117,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Age and Warning on what is served stale from a mirror, if the answer is a success.
   if (context.mirror) app.addHook('onSend', staleAnswerHeaders);
   for (const registerRoutes of ROUTES) registerRoutes(app, context);
+  app.addHook('onReady', async () =>
+    fastPath.enable({
+      now: () => deps.clock.now(),
+      cachedKey: requireApiKey.cachedKey,
+      ...counting,
+      corsHeaders: CORS_HEADERS,
+      accessLine,
+      record: app.recordResponse ?? null,
+      genReqId,
+    }),
+  );
+  // Once closing, every request gets Fastify's answer (with its Connection: close).
+  app.addHook('preClose', async () => fastPath.disable());
   return app;
 }

@@ -4,8 +4,8 @@
  * may carry names a client did not mean to publish), and the key's id, never the key.
  *
  * The line has the fields a pino line has (level, time, pid, hostname, reqId, msg) and is
- * written to the app logger's own destination, so it is ordered with every other line and
- * buffered like them (src/logger.ts). It is formatted here rather than by pino: the part that
+ * written to the app logger's own destination, buffered like every other line (src/logger.ts),
+ * at the end of the event-loop turn that answered it. It is formatted here rather than by pino: the part that
  * is the same for every answer of a route is made once when the route is added, and what
  * remains is a template string — a pino call per request cost more than the rest of a cached
  * answer's own work.
@@ -13,15 +13,37 @@
 import os from 'node:os';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { pino, type Logger } from 'pino';
+import type { AccessLine } from './fast-path.ts';
 
 type Write = (line: string) => void;
 
-/** The function that writes a line as it is to where the app logger writes, or null when none. */
+/** Bytes of access lines gathered before they are handed over at once, whatever the turn. */
+const BATCH_BYTES = 16_384;
+
+/**
+ * The function that writes a line as it is to where the app logger writes, or null when none.
+ * The lines of one turn of the event loop are handed over in one write: the logger's buffered
+ * destination (sonic-boom) measures the whole buffer waiting on every write, so a write per line
+ * costs in proportion to what waits. Lines still gathered when the process exits in the same
+ * turn are lost; an orderly stop lets the turn end first.
+ */
 function destinationOf(log: Logger): Write | null {
   const stream = (log as unknown as Record<symbol, { write?: (line: string) => unknown }>)[
     pino.symbols.streamSym
   ];
-  return typeof stream?.write === 'function' ? (line) => void stream.write!(line) : null;
+  if (typeof stream?.write !== 'function') return null;
+  let gathered = '';
+  const flush = (): void => {
+    if (gathered === '') return;
+    const lines = gathered;
+    gathered = '';
+    stream.write!(lines);
+  };
+  return (line) => {
+    if (gathered === '') setImmediate(flush);
+    gathered += line;
+    if (gathered.length >= BATCH_BYTES) flush();
+  };
 }
 
 /** What every line starts with, up to `"time":`. */
@@ -30,51 +52,60 @@ const LEVEL = `{"level":${pino.levels.values.info},"time":`;
 /** Writes one request line; `fixed` holds the `"method":…,"route":…` part. */
 function lineWriter(
   write: Write,
-): (fixed: string, request: FastifyRequest, reply: FastifyReply) => void {
+): (fixed: string, reqId: string, status: number, ms: number, keyId: string | null) => void {
   const processPart = `,"pid":${process.pid},"hostname":${JSON.stringify(os.hostname())},"reqId":`;
-  return (fixed, request, reply) => {
-    const keyId = request.apiKey?.id;
-    const ms = Math.round(reply.elapsedTime * 100) / 100;
+  return (fixed, reqId, status, ms, keyId) => {
     write(
-      `${LEVEL}${Date.now()}${processPart}${JSON.stringify(request.id)},${fixed},"status":${reply.statusCode},"ms":${ms},"keyId":${keyId === undefined ? 'null' : JSON.stringify(keyId)},"msg":"request"}\n`,
+      `${LEVEL}${Date.now()}${processPart}${JSON.stringify(reqId)},${fixed},"status":${status},"ms":${ms},"keyId":${keyId === null ? 'null' : JSON.stringify(keyId)},"msg":"request"}\n`,
     );
   };
 }
+
+const fixedPart = (method: string, route: string | null): string =>
+  `"method":${JSON.stringify(method)},"route":${JSON.stringify(route)}`;
+
+const elapsedMs = (reply: FastifyReply): number => Math.round(reply.elapsedTime * 100) / 100;
 
 const asArray = <T>(hooks: T | T[] | undefined): T[] =>
   hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 
 /**
  * Writes an access line for every route added after this call, and for requests no route
- * took (route null). Does nothing when the logger does not log `info`.
+ * took (route null). Does nothing when the logger does not log `info`. Returns the same line
+ * writer for the fast path (src/http/fast-path.ts), or null when there is no access log.
  */
-export function registerAccessLog(app: FastifyInstance): void {
+export function registerAccessLog(app: FastifyInstance): AccessLine | null {
   const log = app.log as unknown as Logger;
   const write = destinationOf(log);
-  if (write === null || !log.isLevelEnabled('info')) return;
+  if (write === null || !log.isLevelEnabled('info')) return null;
   const writeLine = lineWriter(write);
+  const line = (request: FastifyRequest, reply: FastifyReply, fixed: string): void =>
+    writeLine(fixed, request.id, reply.statusCode, elapsedMs(reply), request.apiKey?.id ?? null);
 
   app.addHook('onRoute', (route: RouteOptions) => {
     const methods = asArray(route.method);
-    const route_ = JSON.stringify(route.url);
-    const fixed =
-      methods.length === 1 ? `"method":${JSON.stringify(methods[0])},"route":${route_}` : null;
+    const fixed = methods.length === 1 ? fixedPart(methods[0]!, route.url) : null;
     route.onResponse = [
       ...asArray(route.onResponse),
       function accessLine(request, reply, done) {
-        writeLine(
-          fixed ?? `"method":${JSON.stringify(request.method)},"route":${route_}`,
-          request,
-          reply,
-        );
+        line(request, reply, fixed ?? fixedPart(request.method, route.url));
         done();
       },
     ];
   });
   app.addHook('onResponse', (request, reply, done) => {
-    if (request.is404) {
-      writeLine(`"method":${JSON.stringify(request.method)},"route":null`, request, reply);
-    }
+    if (request.is404) line(request, reply, fixedPart(request.method, null));
     done();
   });
+
+  // The fast path's routes are few: their fixed parts are made once each.
+  const fixedOf = new Map<string, string>();
+  return (method, route, reqId, status, ms, keyId) => {
+    let fixed = fixedOf.get(route);
+    if (fixed === undefined) {
+      fixed = fixedPart(method, route);
+      fixedOf.set(route, fixed);
+    }
+    writeLine(fixed, reqId, status, ms, keyId);
+  };
 }

@@ -26,6 +26,13 @@ declare module 'fastify' {
 const CACHE_TTL_MS = 30_000;
 const CACHE_MAX_ENTRIES = 10_000;
 
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** The onRequest hook of keyed endpoints, and its cache read synchronously by the fast path. */
+export type ApiKeyGuard = onRequestAsyncHookHandler & {
+  cachedKey(authorization: string | undefined): ApiKey | null;
+};
+
 /** 403 for a valid key of the other scope: the key is fine, just not for this endpoint. */
 const wrongScope = (scope: ApiKeyScope): ApiError =>
   new ApiError(
@@ -47,7 +54,7 @@ export function apiKeyGuard(
   clock: Clock,
   changes: ChangeFeed,
   scope: ApiKeyScope = 'read',
-): onRequestAsyncHookHandler {
+): ApiKeyGuard {
   const cache = new Map<string, { key: ApiKey | null; until: number }>();
   changes.subscribe(API_KEY_CHANGES, (ids) => {
     if (ids === 'all') return cache.clear();
@@ -69,12 +76,24 @@ export function apiKeyGuard(
     return key;
   }
 
-  return async function requireApiKey(request: FastifyRequest) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+  async function requireApiKey(request: FastifyRequest) {
+    const match = BEARER.exec(request.headers.authorization ?? '');
     if (!match) throw unauthorized();
     const key = await lookup(hashApiKey(match[1]!));
     if (!key || key.revokedAt !== null) throw unauthorized();
     if (key.scope !== scope) throw wrongScope(scope);
     request.apiKey = key;
-  };
+  }
+
+  /** The key the guard would accept, when its answer is cached and current; else null. */
+  function cachedKey(authorization: string | undefined): ApiKey | null {
+    const match = BEARER.exec(authorization ?? '');
+    if (!match) return null;
+    const cached = cache.get(hashApiKey(match[1]!));
+    if (cached === undefined || cached.until <= clock.now()) return null;
+    const key = cached.key;
+    return key !== null && key.revokedAt === null && key.scope === scope ? key : null;
+  }
+
+  return Object.assign(requireApiKey, { cachedKey });
 }

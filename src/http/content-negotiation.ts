@@ -20,12 +20,19 @@ const COMMON_ACCEPT: ReadonlyMap<string, MediaType> = new Map([
  * `application/json` as asked, vnd.api+json for `*\/*` or no Accept; null for anything else.
  */
 export function negotiateMediaType(request: FastifyRequest): MediaType | null {
-  const accept = request.headers.accept;
-  if (accept === undefined || accept === '') return MEDIA_TYPES[0];
-  const common = COMMON_ACCEPT.get(accept);
-  if (common !== undefined) return common;
+  const common = commonMediaType(request.headers.accept);
+  if (common !== null) return common;
   const chosen = request.accepts().type([...MEDIA_TYPES]);
   return chosen === false ? null : (chosen as MediaType);
+}
+
+/**
+ * The media type for the Accept values settled without parsing (absent, empty, one of the
+ * common ones); null when the header needs full negotiation (the answer may still be a type).
+ */
+export function commonMediaType(accept: string | undefined): MediaType | null {
+  if (accept === undefined || accept === '') return MEDIA_TYPES[0];
+  return COMMON_ACCEPT.get(accept) ?? null;
 }
 
 const negotiate: onRequestHookHandler = (request, _reply, done) => {

@@ -25,6 +25,7 @@ import type { AppMetrics } from './metrics.ts';
 import { documentGenerations } from './document-generations.ts';
 import { DocumentCache } from './document-cache.ts';
 import { acceptsGzip, gzipEtag, isNotModified } from './precompressed.ts';
+import type { FastSource } from './fast-path.ts';
 
 const gzip = promisify(zlib.gzip);
 
@@ -63,6 +64,9 @@ interface CachedDocument {
   /** Cache-Control value, valid until `cacheControlUntil` (epoch ms, a second boundary). */
   cacheControl: string;
   cacheControlUntil: number;
+  /** The route template it was rendered by, and whether that route takes a read key. */
+  route: string;
+  keyed: boolean;
 }
 
 export interface KeyedDocuments {
@@ -82,6 +86,8 @@ export interface KeyedDocuments {
    * module keeping its own copies of what they were read from can drop those too.
    */
   watch(tag: string, listener: () => void): void;
+  /** Answers a cached, current document outside Fastify (src/http/fast-path.ts). */
+  fastSource: FastSource;
 }
 
 /** Longest a rendering is served, in ms: bounds what a change made behind the service's back costs. */
@@ -94,6 +100,17 @@ export interface KeyedDocumentDeps {
   clock: Clock;
   changes: ChangeFeed;
   metrics: AppMetrics | null;
+}
+
+/** The Cache-Control of a rendering that says how long clients may keep it, else null. */
+function cacheControlOf(entry: CachedDocument, now: number): string | null {
+  if (entry.clientFreshUntil === null) return null;
+  if (now >= entry.cacheControlUntil) {
+    const maxAge = Math.max(0, Math.floor((entry.clientFreshUntil - now) / 1000));
+    entry.cacheControl = `public, max-age=${maxAge}`;
+    entry.cacheControlUntil = now - (now % REVALIDATE_SECOND) + REVALIDATE_SECOND;
+  }
+  return entry.cacheControl;
 }
 
 /** The one set of keyed documents of an app, shared by its routes. */
@@ -112,6 +129,7 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
   }
 
   async function renderEntry(
+    request: FastifyRequest,
     kind: string,
     render: () => Promise<RenderedDocument>,
   ): Promise<CachedDocument> {
@@ -135,10 +153,13 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
       clientFreshUntil: rendered.clientFreshUntil ?? null,
       cacheControl: '',
       cacheControlUntil: 0,
+      route: request.routeOptions.url ?? request.url,
+      keyed: Boolean(request.apiKey),
     };
   }
 
   function load(
+    request: FastifyRequest,
     key: string,
     kind: string,
     render: () => Promise<RenderedDocument>,
@@ -148,7 +169,7 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
     if (under !== undefined && under.generation === generations.current()) return under.promise;
     const started = {
       generation: generations.current(),
-      promise: renderEntry(kind, render)
+      promise: renderEntry(request, kind, render)
         .then((entry) => {
           if (enabled && isCurrent(entry, clock.now())) {
             let bytes = entry.body.length + entry.bodyGzip!.length;
@@ -167,15 +188,8 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
 
   function send(request: FastifyRequest, reply: FastifyReply, entry: CachedDocument): FastifyReply {
     for (const [name, value] of entry.headers) reply.header(name, value);
-    if (entry.clientFreshUntil !== null) {
-      const now = clock.now();
-      if (now >= entry.cacheControlUntil) {
-        const maxAge = Math.max(0, Math.floor((entry.clientFreshUntil - now) / 1000));
-        entry.cacheControl = `public, max-age=${maxAge}`;
-        entry.cacheControlUntil = now - (now % REVALIDATE_SECOND) + REVALIDATE_SECOND;
-      }
-      reply.header('cache-control', entry.cacheControl);
-    }
+    const cacheControl = cacheControlOf(entry, clock.now());
+    if (cacheControl !== null) reply.header('cache-control', cacheControl);
     const gzipped = acceptsGzip(request);
     if (entry.etag !== null) {
       reply.header('etag', gzipped ? entry.etagGzip : entry.etag);
@@ -189,7 +203,27 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
     return reply.header('content-encoding', 'gzip').send(entry.bodyGzip);
   }
 
+  /** What `send` sends for a 200 (a conditional request is not asked here). */
+  const fastSource: FastSource = ({ url, gzip, type, now, identityAsked }) => {
+    if (!enabled || !(gzip || identityAsked)) return null;
+    // Peeked first: a miss is counted once, by the route it falls through to.
+    if (cache.peek(url) === undefined) return null;
+    const entry = cache.get(url)!;
+    if (!isCurrent(entry, now)) return null;
+    const headers: [string, string][] = [...entry.headers];
+    const cacheControl = cacheControlOf(entry, now);
+    if (cacheControl !== null) headers.push(['cache-control', cacheControl]);
+    if (entry.etag !== null) headers.push(['etag', gzip ? entry.etagGzip : entry.etag]);
+    headers.push(['content-type', type]);
+    if (!gzip) return { route: entry.route, keyed: entry.keyed, headers, body: entry.body };
+    entry.bodyGzip ??= zlib.gzipSync(entry.body);
+    if (!entry.varies) headers.push(['vary', 'accept-encoding']);
+    headers.push(['content-encoding', 'gzip']);
+    return { route: entry.route, keyed: entry.keyed, headers, body: entry.bodyGzip };
+  };
+
   return {
+    fastSource,
     serve(request, reply, kind, render) {
       const key = request.url;
       const cached = enabled ? cache.get(key) : undefined;
@@ -197,7 +231,7 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
         if (isCurrent(cached, clock.now())) return send(request, reply, cached);
         cache.delete(key);
       }
-      return load(key, kind, render).then((entry) => send(request, reply, entry));
+      return load(request, key, kind, render).then((entry) => send(request, reply, entry));
     },
     watch: generations.watch,
   };

@@ -25,8 +25,11 @@ interface StatusSeries {
 const ingestResult = (status: number): string =>
   status === 201 ? 'created' : status < 300 ? 'duplicate' : status < 500 ? 'rejected' : 'failed';
 
-/** The onResponse hook of one route, keeping the label children of each method and status. */
-function routeRecorder(metrics: AppMetrics, route: string): onResponseHookHandler {
+/** Records the answers of one route, keeping the label children of each method and status. */
+function routeRecorder(
+  metrics: AppMetrics,
+  route: string,
+): (method: string, status: number, seconds: number) => void {
   const ingest = route.startsWith(INGEST_ROUTE_PREFIX);
   const byMethod = new Map<string, Map<number, StatusSeries>>();
 
@@ -46,22 +49,28 @@ function routeRecorder(metrics: AppMetrics, route: string): onResponseHookHandle
     };
   }
 
-  return function recordResponse(request, reply, done) {
-    let byStatus = byMethod.get(request.method);
+  return (method, status, seconds) => {
+    let byStatus = byMethod.get(method);
     if (byStatus === undefined) {
       byStatus = new Map();
-      byMethod.set(request.method, byStatus);
+      byMethod.set(method, byStatus);
     }
-    const status = reply.statusCode;
     let recorder = byStatus.get(status);
     if (recorder === undefined) {
-      recorder = series(request.method, status);
+      recorder = series(method, status);
       byStatus.set(status, recorder);
     }
-    recorder.record(reply.elapsedTime / 1000);
-    done();
+    recorder.record(seconds);
   };
 }
+
+/** The onResponse hook of a route recording through `record`. */
+const responseHook =
+  (record: ReturnType<typeof routeRecorder>): onResponseHookHandler =>
+  (request, reply, done) => {
+    record(request.method, reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  };
 
 const asArray = <T>(hooks: T | T[] | undefined): T[] =>
   hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
@@ -70,6 +79,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The app's metrics (null with METRICS=off), for what runs beside it: the job scheduler. */
     metrics: AppMetrics | null;
+    /** Records an answer given outside Fastify's pipeline (the fast path); absent with METRICS=off. */
+    recordResponse?: (route: string, method: string, status: number, seconds: number) => void;
   }
 }
 
@@ -89,14 +100,27 @@ export function registerMetrics(
   const metrics = createAppMetrics(deps.store);
   app.decorate('metrics', metrics);
 
+  // One recorder per route template, shared by the route's hook and the fast path.
+  const recorders = new Map<string, ReturnType<typeof routeRecorder>>();
+  const recorderOf = (route: string): ReturnType<typeof routeRecorder> => {
+    let recorder = recorders.get(route);
+    if (recorder === undefined) {
+      recorder = routeRecorder(metrics, route);
+      recorders.set(route, recorder);
+    }
+    return recorder;
+  };
   app.addHook('onRoute', (route: RouteOptions) => {
-    route.onResponse = [...asArray(route.onResponse), routeRecorder(metrics, route.url)];
+    route.onResponse = [...asArray(route.onResponse), responseHook(recorderOf(route.url))];
   });
-  const unmatched = routeRecorder(metrics, UNMATCHED);
+  const unmatched = responseHook(recorderOf(UNMATCHED));
   app.addHook('onResponse', (request, reply, done) => {
     if (request.is404) return unmatched.call(app, request, reply, done);
     done();
   });
+  app.decorate('recordResponse', (route: string, method: string, status: number, seconds: number) =>
+    recorderOf(route)(method, status, seconds),
+  );
 
   const { metricsToken } = deps.config;
   const expected = metricsToken === null ? null : Buffer.from(`Bearer ${metricsToken}`);

@@ -6,6 +6,7 @@
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorDocument, type ApiError } from './jsonapi.ts';
+import type { FastSource } from './fast-path.ts';
 
 /**
  * True when the response may be gzip-encoded. The common headers (`gzip, deflate, br`, `*`) are
@@ -14,12 +15,20 @@ import { errorDocument, type ApiError } from './jsonapi.ts';
  * at the cost of lower-casing only the headers that are not already lower case.
  */
 export function acceptsGzip(request: FastifyRequest): boolean {
-  const header = request.headers['accept-encoding'];
+  return (
+    gzipAccepted(request.headers['accept-encoding']) ??
+    request.accepts().encoding(['gzip', 'identity']) === 'gzip'
+  );
+}
+
+/**
+ * `acceptsGzip` for the Accept-Encoding values decided without parsing; null for a header with
+ * q-values, which needs full negotiation.
+ */
+export function gzipAccepted(header: string | undefined): boolean | null {
   if (header === undefined || header === '') return false;
-  if (!header.includes(';')) {
-    return header.includes('gzip') || header.includes('*') || header.toLowerCase().includes('gzip');
-  }
-  return request.accepts().encoding(['gzip', 'identity']) === 'gzip';
+  if (header.includes(';')) return null;
+  return header.includes('gzip') || header.includes('*') || header.toLowerCase().includes('gzip');
 }
 
 /**
@@ -96,4 +105,21 @@ export function sendPrecompressed(
   reply.header('vary', 'Accept-Encoding');
   if (!acceptsGzip(request)) return reply.send(document.body);
   return reply.header('content-encoding', 'gzip').send(document.gzip);
+}
+
+/**
+ * The source of a constant document served by `sendPrecompressed` at `path` (no query), unkeyed:
+ * the same headers in the same order.
+ */
+export function constantSource(path: string, document: PrecompressedDocument): FastSource {
+  return ({ url, gzip, type }) => {
+    if (url !== path) return null;
+    const headers: [string, string][] = [
+      ['content-type', type],
+      ['vary', 'Accept-Encoding'],
+    ];
+    if (!gzip) return { route: path, keyed: false, headers, body: document.body };
+    headers.push(['content-encoding', 'gzip']);
+    return { route: path, keyed: false, headers, body: document.gzip };
+  };
 }

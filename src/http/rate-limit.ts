@@ -8,7 +8,9 @@ import type {
 import rateLimit from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.ts';
+import type { ApiKey } from '../store/api-keys.ts';
 import { tooManyRequests } from './jsonapi.ts';
+import type { FastPathDeps, RateCount } from './fast-path.ts';
 import { redisRateLimitCounters, type CounterMode } from './rate-limit-counters.ts';
 
 declare module 'fastify' {
@@ -35,12 +37,13 @@ const RESET_HEADER = 'x-ratelimit-reset';
  * that all instances share the budget — in memory meanwhile when Redis is unreachable
  * (src/http/rate-limit-counters.ts). Limited responses carry integer X-Ratelimit-Limit,
  * -Remaining and -Reset (UNIX seconds, with a Date header from the same clock); over budget → 429
- * with Retry-After. Must be called before routes are added.
+ * with Retry-After. Must be called before routes are added. Returns the same counting for the
+ * fast path (src/http/fast-path.ts).
  */
 export async function registerRateLimits(
   app: FastifyInstance,
   options: { isKeyed: (route: RouteOptions) => boolean; redis: Redis | null; clock: Clock },
-): Promise<void> {
+): Promise<Pick<FastPathDeps, 'count' | 'resetHeaders'>> {
   const { redis } = options;
   const counters = redis
     ? redisRateLimitCounters(redis, {
@@ -70,16 +73,25 @@ export async function registerRateLimits(
     keyGenerator: (request) => `ingest:${request.apiKey?.id ?? 'anonymous'}`,
   }) as onRequestAsyncHookHandler;
 
-  // The plugin reports the reset as seconds from now; clients want the UNIX time it happens,
-  // consistent with the response's Date (some subtract one from the other).
   const rewriteReset: onSendHookHandler = (_request, reply, payload, done) => {
     const secondsLeft = reply.getHeader(RESET_HEADER);
     if (secondsLeft !== undefined) {
-      const now = options.clock.now();
-      reply.header('date', new Date(now).toUTCString());
-      reply.header(RESET_HEADER, Math.ceil(now / 1000) + Number(secondsLeft));
+      const { date, reset } = resetHeaders(Number(secondsLeft), options.clock.now());
+      reply.header('date', date);
+      reply.header(RESET_HEADER, reset);
     }
     done(null, payload);
+  };
+
+  // The plugin's own counting (same store, same key and budget), for the fast path.
+  const countRequest = app.createRateLimit();
+  const counting = {
+    count: async (key: ApiKey): Promise<RateCount> => {
+      const counted = await countRequest({ apiKey: key, routeOptions: NO_ROUTE_CONFIG } as never);
+      if (counted.isAllowed) throw new Error('no key is on an allow list');
+      return counted;
+    },
+    resetHeaders,
   };
 
   app.addHook('onRoute', (route) => {
@@ -92,6 +104,19 @@ export async function registerRateLimits(
     route.preHandler = [...asArray(route.preHandler), limit];
     route.onSend = [...asArray(route.onSend), rewriteReset];
   });
+  return counting;
+}
+
+/** What the plugin reads of a request's route: no rate-limit group. */
+const NO_ROUTE_CONFIG = { config: {} };
+
+/**
+ * The Date and X-Ratelimit-Reset of an answer whose budget resets `secondsLeft` from `now`
+ * (epoch ms): the plugin reports seconds from now, clients want the UNIX time it happens,
+ * consistent with the response's Date (some subtract one from the other).
+ */
+export function resetHeaders(secondsLeft: number, now: number): { date: string; reset: number } {
+  return { date: new Date(now).toUTCString(), reset: Math.ceil(now / 1000) + secondsLeft };
 }
 
 /**

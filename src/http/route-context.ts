@@ -13,6 +13,7 @@ import type { AppMetrics } from './metrics.ts';
 import type { Mirror } from '../upstream/mirror.ts';
 import type { JobProgress } from '../jobs/job-progress.ts';
 import type { KeyedDocuments } from './keyed-documents.ts';
+import type { FastPath } from './fast-path.ts';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -51,4 +52,6 @@ export interface RouteContext extends AppDeps {
   mirror: Mirror | null;
   /** The keyed documents' rendered bytes (src/http/keyed-documents.ts), shared by the routes. */
   documents: KeyedDocuments;
+  /** Where a route's cache offers its hits to be answered outside Fastify (src/http/fast-path.ts). */
+  fastPath: Pick<FastPath, 'add'>;
 }

@@ -36,6 +36,11 @@ export class TelemetryCache {
     return this.files;
   }
 
+  /** Whether `assetId` has an entry, current or not, without counting a lookup. */
+  has(assetId: string): boolean {
+    return this.files.peek(assetId) !== undefined;
+  }
+
   /** The file of `assetId` while it is cached and its match is in retention at `now` (epoch ms). */
   get(assetId: string, now: number): CachedTelemetry | undefined {
     const file = this.files.get(assetId);

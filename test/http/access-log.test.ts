@@ -130,7 +130,9 @@ test('access lines are buffered, and every one is written when SIGTERM stops the
   // A flush interval longer than the test: what reaches stdout before the stop was written
   // because the buffer filled, and the rest only by the orderly stop.
   const server = await serveWithKey({ LOG_FLUSH_MS: '600000' });
-  const requests = 200;
+  // Well past one 32 KB buffer (about 165 bytes a line): lines reach the buffer a batch per
+  // event-loop turn, so the write that fills it may take a whole batch with it.
+  const requests = 300;
   const statusLines = () =>
     jsonLines(server.run.stdout()).filter(
       (line) => line.msg === 'request' && line.route === '/status',

@@ -4,7 +4,7 @@ import type { RouteContext } from '../route-context.ts';
 import type { CounterMode } from '../rate-limit-counters.ts';
 import { describeStoreError } from '../../store/store-errors.ts';
 import { sendDocument, serviceUnavailable } from '../jsonapi.ts';
-import { precompress, sendPrecompressed } from '../precompressed.ts';
+import { constantSource, precompress, sendPrecompressed } from '../precompressed.ts';
 import { STORE_RETRY_AFTER_SECONDS } from '../error-handler.ts';
 import { HealthDocument } from '../schemas/service-documents.ts';
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
@@ -71,6 +71,7 @@ async function storeAnswers(context: RouteContext): Promise<void> {
 export function healthRoutes(app: FastifyInstance, context: RouteContext): void {
   // Constant: rendered and gzipped once, as the cheapest answer a probe can get.
   const alive = precompress(health('healthz', { status: 'ok' }));
+  context.fastPath.add(constantSource('/healthz', alive));
   app.get('/healthz', { schema: liveness, compress: false }, (request, reply) =>
     sendPrecompressed(request, reply, alive),
   );

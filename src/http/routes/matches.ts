@@ -88,6 +88,8 @@ interface CachedMatch {
 
 type MatchRequest = FastifyRequest<{ Params: { shard: string; matchId: string } }>;
 
+const MATCH_ROUTE = '/shards/:shard/matches/:matchId';
+
 /** Cache-Control of a match document that will change once more (its telemetry is awaited). */
 const REVALIDATE = 'no-cache';
 
@@ -193,22 +195,55 @@ export function matchRoutes(app: FastifyInstance, context: RouteContext): void {
         notFound(`No match '${request.params.matchId}' on shard '${route.shard.spelling}'`),
       );
     }
+    const gzip = acceptsGzip(request);
+    for (const [name, value] of matchHeaders(route, match, gzip, now)) reply.header(name, value);
+    if (isNotModified(request, match.etag, match.etagGzip)) return reply.code(304).send();
+    reply.header('content-type', request.negotiatedType);
+    if (gzip) return reply.header('content-encoding', 'gzip').send(match.bodyGzip);
+    return reply.send(match.body ?? identityOf(request.params.matchId, match));
+  }
+
+  /** The headers of a match answer before its Content-Type (a 304 has these alone). */
+  function matchHeaders(
+    route: ShardVariant,
+    match: ServedMatch,
+    gzip: boolean,
+    now: number,
+  ): [string, string][] {
     if (!match.final) {
       match.cacheControl = REVALIDATE;
     } else if (now >= match.cacheControlUntil) {
       match.cacheControl = immutableCacheControl(match.expiresAt, now);
       match.cacheControlUntil = now - (now % 1000) + 1000;
     }
-    const gzip = acceptsGzip(request);
-    reply.header('etag', gzip ? match.etagGzip : match.etag);
-    reply.header('cache-control', match.cacheControl);
-    reply.header('vary', 'Accept-Encoding');
-    if (route.deprecated) reply.header('deprecation', 'true');
-    if (isNotModified(request, match.etag, match.etagGzip)) return reply.code(304).send();
-    reply.header('content-type', request.negotiatedType);
-    if (gzip) return reply.header('content-encoding', 'gzip').send(match.bodyGzip);
-    return reply.send(match.body ?? identityOf(request.params.matchId, match));
+    const headers: [string, string][] = [
+      ['etag', gzip ? match.etagGzip : match.etag],
+      ['cache-control', match.cacheControl],
+      ['vary', 'Accept-Encoding'],
+    ];
+    if (route.deprecated) headers.push(['deprecation', 'true']);
+    return headers;
   }
+
+  // The fast path answers the plain spelling of this route's URL from the same cache, as `send`.
+  context.fastPath.add(({ url, gzip, type, now }) => {
+    if (!url.startsWith('/shards/') || url.includes('%') || url.includes('?')) return null;
+    const parts = url.split('/');
+    if (parts.length !== 5 || parts[3] !== 'matches') return null;
+    const route = variants.get(parts[2]!);
+    // Peeked first: a miss is counted once, by the route it falls through to.
+    if (route === undefined || cache.peek(parts[4]!)?.variants.has(route.variantKey) !== true) {
+      return null;
+    }
+    const match = cache.get(parts[4]!)!.variants.get(route.variantKey);
+    if (!match || now > match.expiresAt || match.platform !== route.shard.platform) return null;
+    const body = gzip ? match.bodyGzip : match.body;
+    if (body === null) return null;
+    const headers = matchHeaders(route, match, gzip, now);
+    headers.push(['content-type', type]);
+    if (gzip) headers.push(['content-encoding', 'gzip']);
+    return { route: MATCH_ROUTE, keyed: false, headers, body };
+  });
 
   /**
    * The identity bytes of a match served so far in gzip only: gunzipped once (a fraction of a
@@ -226,7 +261,7 @@ export function matchRoutes(app: FastifyInstance, context: RouteContext): void {
   }
 
   app.get(
-    '/shards/:shard/matches/:matchId',
+    MATCH_ROUTE,
     // Checks its id itself, on a cache miss only: a stored id never holds what the guard refuses.
     { compress: false, decompress: false, config: { inputGuard: false }, schema },
     // Not async: a cache hit is answered synchronously, without a promise (returning undefined

@@ -22,6 +22,9 @@ import {
 } from '../precompressed.ts';
 
 const FILE_SUFFIX = '-telemetry.json';
+const TELEMETRY_ROUTE = `/telemetry/${TELEMETRY_TITLE}/:shard/:yyyy/:mm/:dd/:hh/:min/:file`;
+/** A date path part the fast path takes as it is (anything else goes to the route). */
+const DIGITS = /^\d{1,4}$/;
 
 const schema = {
   summary: "A match's telemetry file",
@@ -221,8 +224,33 @@ export function telemetryRoutes(app: FastifyInstance, context: RouteContext): vo
     return sendFile(request, reply, stream, blob.size, gzip);
   }
 
+  // The fast path answers a file in memory, gzip as stored, with `sendCached`'s headers.
+  const prefix = `/telemetry/${TELEMETRY_TITLE}/`;
+  context.fastPath.add(({ url, gzip, now }) => {
+    if (!gzip || !url.startsWith(prefix) || url.includes('%') || url.includes('?')) return null;
+    const [shard, yyyy, mm, dd, hh, min, file, ...rest] = url.slice(prefix.length).split('/');
+    if (file === undefined || rest.length > 0) return null;
+    const params = { shard: shard!, yyyy: yyyy!, mm: mm!, dd: dd!, hh: hh!, min: min!, file };
+    if (![yyyy, mm, dd, hh, min].every((part) => DIGITS.test(part!))) return null;
+    const assetId = assetIdOf(file);
+    // Looked up only when held: a miss is counted once, by the route it falls through to.
+    if (assetId === null || !cache.has(assetId)) return null;
+    const cached = cache.get(assetId, now);
+    if (cached === undefined || !urlNames(params, cached.platform, cached.assetCreatedAt)) {
+      return null;
+    }
+    const headers: [string, string][] = [
+      ['etag', gzipEtag(`"telemetry-${assetId}"`)],
+      ['cache-control', immutableCacheControl(cached.expiresAt, now)],
+      ['vary', 'Accept-Encoding'],
+      ['content-type', 'application/json'],
+      ['content-encoding', 'gzip'],
+    ];
+    return { route: TELEMETRY_ROUTE, keyed: false, headers, body: cached.gzip };
+  });
+
   app.get(
-    `/telemetry/${TELEMETRY_TITLE}/:shard/:yyyy/:mm/:dd/:hh/:min/:file`,
+    TELEMETRY_ROUTE,
     { compress: false, decompress: false, config: { negotiate: false }, schema },
     // Not async: a file in memory is answered synchronously, without a promise (returning
     // undefined after send tells Fastify the reply is handled).

@@ -1,0 +1,286 @@
+/**
+ * The fast path in front of Fastify (src/http/fast-path.ts) gives exactly Fastify's answer —
+ * status, headers, body — for every cached endpoint class, and does everything the Fastify path
+ * does per request: the key check (a revocation takes effect at once), the shared rate-limit
+ * count (429 at the limit whichever path counted, in memory and in Redis), cache invalidation
+ * after an ingest, the metrics and the access line. `inject` goes through Fastify's routing, so
+ * these tests use a listening server; a request counts as Fastify's when it runs an onRequest hook.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { Redis } from 'ioredis';
+import type { FastifyInstance } from 'fastify';
+import { testDatabases } from '../helpers/stores.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { accountId, makeMatchInput } from '../helpers/matches.ts';
+import {
+  KEYED_HERO,
+  currentPcSeason,
+  ingestKeyedFixture,
+  keyedUrls,
+} from '../helpers/keyed-urls.ts';
+import { listenOnFreePort } from '../helpers/raw-http.ts';
+import { httpGet, type HttpAnswer } from '../helpers/http-get.ts';
+import { parseExposition, sampleValue } from '../helpers/prometheus.ts';
+import { buildApp, type AppDeps } from '../../src/app.ts';
+import { ingestMatch } from '../../src/ingest/ingest-match.ts';
+import { createApiKey, revokeApiKey } from '../../src/store/api-keys.ts';
+import { createChangeFeed, type ChangeFeed } from '../../src/store/change-feed.ts';
+
+/** A header that sends a request to Fastify without changing its answer (no tag matches it). */
+const VIA_FASTIFY = { 'if-none-match': '"no-such-tag"' };
+/**
+ * Headers that differ between two answers by nature: the connection's, the count, and the reset
+ * (the counters' window runs on real time, the app on its fixed clock; compared apart).
+ */
+const PER_ANSWER = ['connection', 'keep-alive', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+
+interface Served {
+  app: FastifyInstance;
+  port: number;
+  /** Requests that reached Fastify's hooks so far. */
+  viaFastify(): number;
+  log: string[];
+  close(): Promise<void>;
+}
+
+async function serve(deps: AppDeps): Promise<Served> {
+  const log: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      log.push(...chunk.toString().split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const app = await buildApp({ ...deps, logger: pino({ level: 'info' }, sink) });
+  let fastify = 0;
+  app.addHook('onRequest', (_request, _reply, done) => {
+    fastify++;
+    done();
+  });
+  const port = await listenOnFreePort(app);
+  return { app, port, viaFastify: () => fastify, log, close: () => app.close() };
+}
+
+/** The answer's headers that must be equal on both paths (Date only when the app's clock sets it). */
+function comparable(answer: HttpAnswer): Record<string, unknown> {
+  const headers: Record<string, unknown> = { ...answer.headers };
+  for (const name of PER_ANSWER) delete headers[name];
+  if (answer.headers['x-ratelimit-reset'] === undefined) delete headers.date;
+  return headers;
+}
+
+for (const database of testDatabases) {
+  describe(`the fast path (${database.name})`, () => {
+    let t: TestApp;
+    let s: Served;
+    let feed: ChangeFeed;
+    let matchUrl: string;
+    let telemetryUrl: string;
+    let season: string;
+
+    before(async () => {
+      t = await createTestApp(database);
+      await ingestKeyedFixture(t);
+      season = await currentPcSeason(t);
+      const [match] = await t.store.db.selectFrom('matches').select('id').limit(1).execute();
+      matchUrl = `/shards/pc-b/matches/${match!.id}`;
+      const document = (await t.app.inject({ url: matchUrl })).json() as {
+        included: { type: string; attributes: { URL?: string } }[];
+      };
+      const asset = document.included.find((resource) => resource.type === 'asset');
+      telemetryUrl = new URL(asset!.attributes.URL!).pathname;
+
+      feed = createChangeFeed(t.store, { clock: t.clock, every: () => () => {} });
+      s = await serve({ ...t, changes: feed });
+      await feed.start();
+      // Streamed once to its end, the file is in memory (a streamed answer may end before that).
+      await s.app.inject({ url: telemetryUrl, headers: { 'accept-encoding': 'gzip' } });
+    });
+    after(async () => {
+      await s.close();
+      await feed.stop();
+      await t.close();
+    });
+
+    test('answers every cached endpoint class exactly as Fastify does', async () => {
+      const urls = ['/status', '/healthz', matchUrl, telemetryUrl, ...keyedUrls(season)];
+      const variants: Record<string, string>[] = [
+        { 'accept-encoding': 'gzip' },
+        {},
+        { 'accept-encoding': 'gzip, deflate, br', origin: 'https://example.org' },
+        { accept: 'application/json', 'accept-encoding': 'gzip' },
+      ];
+      for (const url of urls) {
+        for (const variant of variants) {
+          const headers = { ...t.auth, ...variant };
+          const slow = await httpGet(s.port, url, { ...headers, ...VIA_FASTIFY });
+          const before = s.viaFastify();
+          const fast = await httpGet(s.port, url, headers);
+          const what = `${url} ${JSON.stringify(variant)}`;
+          // Found documents are cached; errors and leaderboard pages (cached per build) are not.
+          // Telemetry from memory is gzip only (identity is inflated while streaming).
+          const cached =
+            slow.status === 200 &&
+            !url.includes('/leaderboards/') &&
+            (url !== telemetryUrl || slow.headers['content-encoding'] === 'gzip');
+          assert.equal(s.viaFastify() === before, cached, `${what}: on the fast path`);
+          assert.equal(fast.status, slow.status, what);
+          assert.deepEqual(comparable(fast), comparable(slow), what);
+          assert.deepEqual(fast.body, slow.body, what);
+          if (slow.headers['x-ratelimit-remaining'] !== undefined) {
+            const remaining = (answer: HttpAnswer) =>
+              Number(answer.headers['x-ratelimit-remaining']);
+            assert.equal(remaining(fast), remaining(slow) - 1, `${what}: counted once`);
+            const reset = (answer: HttpAnswer) => Number(answer.headers['x-ratelimit-reset']);
+            assert.ok(Math.abs(reset(fast) - reset(slow)) <= 1, `${what}: same reset`);
+          }
+        }
+      }
+    });
+
+    test('a revoked key is refused on the next request', async () => {
+      const { key, record } = await createApiKey(t.store.db, {
+        name: 'revoked soon',
+        ratePerMinute: 100,
+        now: t.clock.now(),
+      });
+      const headers = { authorization: `Bearer ${key}`, 'accept-encoding': 'gzip' };
+      const url = `/shards/pc-b/players/${KEYED_HERO}`;
+      assert.equal((await httpGet(s.port, url, headers)).status, 200);
+      const before = s.viaFastify();
+      assert.equal((await httpGet(s.port, url, headers)).status, 200);
+      assert.equal(s.viaFastify(), before, 'the second answer is the fast path’s');
+      assert.ok(await revokeApiKey(t.store.db, record.id, t.clock.now()));
+      await feed.poll();
+      const refused = await httpGet(s.port, url, headers);
+      assert.equal(refused.status, 401);
+    });
+
+    test('fast and Fastify requests share one budget: 429 at the limit', async () => {
+      const { key } = await createApiKey(t.store.db, {
+        name: 'small budget',
+        ratePerMinute: 4,
+        now: t.clock.now(),
+      });
+      const headers = { authorization: `Bearer ${key}`, 'accept-encoding': 'gzip' };
+      const url = `/shards/pc-b/players/${KEYED_HERO}/seasons/lifetime`;
+      const statuses = [];
+      const start = s.viaFastify();
+      statuses.push((await httpGet(s.port, url, { ...headers, ...VIA_FASTIFY })).status);
+      statuses.push((await httpGet(s.port, url, headers)).status);
+      statuses.push((await httpGet(s.port, url, { ...headers, ...VIA_FASTIFY })).status);
+      statuses.push((await httpGet(s.port, url, headers)).status);
+      assert.equal(s.viaFastify() - start, 2, 'two of the four on the fast path');
+      const over = await httpGet(s.port, url, headers);
+      statuses.push(over.status);
+      assert.deepEqual(statuses, [200, 200, 200, 200, 429]);
+      assert.equal(over.headers['x-ratelimit-remaining'], '0');
+    });
+
+    test('an ingest is visible at once on the fast path', async () => {
+      const url = `/shards/pc-b/players/${KEYED_HERO}/seasons/lifetime`;
+      const wins = async (): Promise<number> => {
+        const answer = await httpGet(s.port, url, { ...t.auth });
+        assert.equal(answer.status, 200);
+        const stats = JSON.parse(answer.body.toString()).data.attributes.gameModeStats;
+        return Object.values(stats as Record<string, { roundsPlayed: number }>).reduce(
+          (sum, mode) => sum + mode.roundsPlayed,
+          0,
+        );
+      };
+      const played = await wins();
+      const before = s.viaFastify();
+      assert.equal(await wins(), played);
+      assert.equal(s.viaFastify(), before, 'served on the fast path');
+      await ingestMatch(
+        t,
+        makeMatchInput({
+          seed: 'fast-path-new',
+          overrides: { createdAt: new Date(t.clock.now() - 600_000).toISOString() },
+        }),
+      );
+      assert.equal(await wins(), played + 1, 'the new match counts at once');
+      await feed.poll();
+      const after = s.viaFastify();
+      assert.equal(await wins(), played + 1);
+      assert.equal(s.viaFastify(), after + 1, 'rendered once more once the commit is announced');
+      assert.equal(await wins(), played + 1);
+      assert.equal(s.viaFastify(), after + 1, 'then served on the fast path again');
+    });
+
+    test('fast answers are counted in the metrics and written to the access log', async () => {
+      const url = `/shards/pc-b/players/${accountId(2)}`;
+      const headers = { ...t.auth, 'accept-encoding': 'gzip' };
+      await httpGet(s.port, url, headers);
+      const metrics = async () =>
+        sampleValue(
+          parseExposition((await s.app.inject({ url: '/metrics' })).body),
+          'gamedata_http_requests_total',
+          {
+            route: '/shards/:shard/players/:accountId',
+            status: '200',
+          },
+        ) ?? 0;
+      const counted = await metrics();
+      const lines = s.log.length;
+      const before = s.viaFastify();
+      for (let i = 0; i < 3; i++) await httpGet(s.port, url, headers);
+      assert.equal(s.viaFastify(), before, 'all three on the fast path');
+      assert.equal(await metrics(), counted + 3);
+      const written = s.log.slice(lines).map((line) => JSON.parse(line) as Record<string, unknown>);
+      const access = written.filter((line) => line.route === '/shards/:shard/players/:accountId');
+      assert.equal(access.length, 3);
+      for (const line of access) {
+        assert.equal(line.method, 'GET');
+        assert.equal(line.status, 200);
+        assert.equal(line.msg, 'request');
+        assert.equal(typeof line.ms, 'number');
+        assert.match(String(line.reqId), /^req-[0-9a-z]+$/);
+        assert.equal(typeof line.keyId, 'string');
+      }
+      assert.equal(new Set(written.map((line) => line.reqId)).size, written.length, 'ids unique');
+    });
+  });
+}
+
+test(
+  'fast and Fastify requests on two instances share one Redis budget',
+  { skip: !process.env.REDIS_URL_TEST },
+  async () => {
+    const t = await createTestApp(testDatabases[0]!);
+    await ingestKeyedFixture(t);
+    // Made before the apps, whose change feeds would otherwise announce it (and drop it from
+    // their key caches) at some poll during the test.
+    const { key } = await createApiKey(t.store.db, {
+      name: 'shared budget',
+      ratePerMinute: 4,
+      now: t.clock.now(),
+    });
+    const redis = new Redis(process.env.REDIS_URL_TEST!);
+    const first = await serve({ ...t, redis });
+    const second = await serve({ ...t, redis });
+    try {
+      const headers = { authorization: `Bearer ${key}`, 'accept-encoding': 'gzip' };
+      const url = `/shards/pc-b/players/${KEYED_HERO}`;
+      const remaining = async (served: Served, extra = {}) => {
+        const answer = await httpGet(served.port, url, { ...headers, ...extra });
+        return answer.status === 429 ? 429 : answer.headers['x-ratelimit-remaining'];
+      };
+      assert.equal(await remaining(first, VIA_FASTIFY), '3');
+      assert.equal(await remaining(second, VIA_FASTIFY), '2');
+      const before = first.viaFastify() + second.viaFastify();
+      assert.equal(await remaining(first), '1');
+      assert.equal(await remaining(second), '0');
+      assert.equal(first.viaFastify() + second.viaFastify(), before, 'both on the fast path');
+      assert.equal(await remaining(first), 429);
+    } finally {
+      await first.close();
+      await second.close();
+      redis.disconnect();
+      await t.close();
+    }
+  },
+);
