@@ -33,8 +33,8 @@ export function registerJobsCommands(program: Command, io: CliIo): void {
         async (runtime) => {
           const { config } = runtime;
           const runner = canRunInThread(config) ? threadRunner(config) : inProcessRunner;
-          const result = await runJobOnce(runtime, job, `cli-${process.pid}`, runner).finally(
-            () => runner.close(),
+          const result = await runJobOnce(runtime, job, `cli-${process.pid}`, runner).finally(() =>
+            runner.close(),
           );
           if (!result.ran) {
             io.err(`${name}: another instance is running it; try again later`);
