@@ -100,6 +100,25 @@ for (const database of testDatabases) {
     }
   });
 
+  test(`[${database.name}] read in small pages, leaving out who cannot be kept, it ranks the same`, async () => {
+    const store = await database.open();
+    try {
+      await seed(store, 120);
+      const whole = await rankLeaderboard(store, KEY, 20, 8);
+      // 120 candidates in pages of 7: every region's best fill up early, and later pages only
+      // return who beats them.
+      const paged = await rankLeaderboard(store, KEY, 20, 8, 7);
+      assert.deepEqual(paged, whole);
+      // One candidate a statement, the smallest boards: the bounds prune from the fourth read on.
+      assert.deepEqual(
+        await rankLeaderboard(store, KEY, 3, 2, 1),
+        await rankLeaderboard(store, KEY, 3, 2),
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
   test(`[${database.name}] a mode nobody played ranks nobody`, async () => {
     const store = await database.open();
     try {
