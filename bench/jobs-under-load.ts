@@ -13,10 +13,8 @@ import path from 'node:path';
 import { scratchCopy, type BenchData } from './bench-data.ts';
 import { stopChild, type ChildRegistry, type Pinning } from './children.ts';
 import { discoverPaths } from './discover-paths.ts';
-import { P99_GOAL_MS } from './endpoint-catalogue.ts';
 import { cliTrigger, inServerTrigger, type JobTrigger } from './job-triggers.ts';
 import { startProbe, summariseProbe, type LatencySummary } from './latency-probe.ts';
-import { count, latencyCell, markdownTable } from './report.ts';
 import { ROOT } from './project-root.ts';
 import { startService, type RunningServer } from './servers.ts';
 import { startWrk, type WrkLoad } from './wrk.ts';
@@ -56,9 +54,10 @@ export interface JobRow {
   loadDuring: SteadyLoad;
 }
 
-const PROBES_PER_SECOND = 50;
+/** Probe requests a second, open loop. */
+export const PROBES_PER_SECOND = 50;
 /** The steady load, as a share of the server's flat-out rate on the same requests. */
-const STEADY_SHARE = 0.6;
+export const STEADY_SHARE = 0.6;
 const WARMUP_SECONDS = 2;
 /** Repeats of a short job within one window, at most. */
 const MAX_RUNS = 50;
@@ -191,44 +190,4 @@ async function measureJob(
 function pacedLoad(load: WrkLoad, flatOutPerSecond: number): WrkLoad {
   const perConnection = (STEADY_SHARE * flatOutPerSecond) / load.connections;
   return { ...load, delayMs: Math.max(1, Math.round(1000 / perConnection)) };
-}
-
-export function jobsTable(rows: readonly JobRow[]): string {
-  const table = markdownTable(
-    [
-      'job',
-      'where',
-      'job s',
-      'runs',
-      'probes during',
-      'probe p99 ms without',
-      'probe p99 ms during',
-      'probe max ms during',
-      'wrk req/s without',
-      'wrk req/s with job',
-      'wrk p99 ms without',
-      'wrk p99 ms with job',
-    ],
-    rows.map((row) => [
-      row.job,
-      row.where,
-      row.seconds.toFixed(2),
-      String(row.runs),
-      String(row.during.requests),
-      latencyCell(row.without.p99Ms),
-      latencyCell(row.during.p99Ms),
-      latencyCell(row.during.maxMs, null),
-      count(row.loadWithout.requestsPerSecond),
-      count(row.loadDuring.requestsPerSecond),
-      latencyCell(row.loadWithout.p99Ms),
-      latencyCell(row.loadDuring.p99Ms),
-    ]),
-  );
-  return (
-    `${table}\n\nGoal: p99 < ${P99_GOAL_MS} ms while any job runs. The probe sends ` +
-    `${PROBES_PER_SECOND} requests/s over /status, a match, a player, a leaderboard page, samples ` +
-    `and season stats, open loop, beside wrk's steady load on player lookups by name (100 players), ` +
-    `paced at ${Math.round(STEADY_SHARE * 100)} % of what the server answers flat out; ` +
-    '"another process" times `gamedata jobs run` from spawn to exit, its start included.'
-  );
 }
