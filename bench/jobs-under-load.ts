@@ -3,7 +3,7 @@
  * lookups plus an open-loop latency probe over several endpoints, first for a window without a
  * job, then while one job runs — in the server's own process (where `serve` runs them) and in
  * another process (`gamedata jobs run`). The steady load is paced at `STEADY_SHARE` of what
- * the server answered flat out during the warm-up: a server kept at 100 % of its core by a
+ * the warm server answers flat out: a server kept at 100 % of its core by a
  * closed loop has no idle CPU for a job to take, so every job — whatever its priority — would
  * show as a stall, and a job at the lowest priority would never end. Runs on a scratch copy of the bench data, since jobs
  * purge and rebuild; retention runs one and two days ahead so that it has matches to delete. A
@@ -78,6 +78,11 @@ export async function measureJobsUnderLoad(
   ): Promise<void> => {
     options.log(`Jobs under load: ${where}`);
     const target = await targetOf(server, options);
+    // Its pace, once per server: warm first (a cold server answers a fraction of its rate).
+    await startWrk(children, target.load, WARMUP_SECONDS).result;
+    const flatOut = await startWrk(children, target.load, WARMUP_SECONDS).result;
+    target.load = pacedLoad(target.load, flatOut.requests / flatOut.seconds);
+    options.log(`  steady load: ${target.load.delayMs} ms between requests per connection`);
     for (const job of options.jobs) {
       const now = Date.now() + (job === 'retention' ? daysAhead * DAY_MS : 0);
       rows.push(await measureJob(children, target, job, where, () => trigger(job, now), options));
@@ -104,6 +109,7 @@ export async function measureJobsUnderLoad(
 }
 
 interface Target {
+  /** Paced once measured (see STEADY_SHARE). */
   load: WrkLoad;
   probePaths: string[];
 }
@@ -142,18 +148,17 @@ async function measureJob(
     startProbe(load.origin, probePaths, load.headers, PROBES_PER_SECOND);
 
   // Unmeasured first: a cold server (JIT, caches, a rebuilt leaderboard) answers slowly for a
-  // second or two, and an open-loop probe would pile up behind that. Flat out, for its rate.
+  // second or two, and an open-loop probe would pile up behind that.
   const warming = probe();
-  const flatOut = await startWrk(children, load, WARMUP_SECONDS).result;
+  await startWrk(children, load, WARMUP_SECONDS).result;
   await warming.stop();
-  const paced = pacedLoad(load, flatOut.requests / flatOut.seconds);
 
-  const quiet = startWrk(children, paced, options.windowSeconds);
+  const quiet = startWrk(children, load, options.windowSeconds);
   const quietProbe = probe();
   const quietLoad = await quiet.result;
   const without = summariseProbe(await quietProbe.stop());
 
-  const busy = startWrk(children, paced, 3600);
+  const busy = startWrk(children, load, 3600);
   const busyProbe = probe();
   await new Promise((resolve) => setTimeout(resolve, 300));
   // A short job runs again until the window is filled, so enough probes fall within a run.
