@@ -97,6 +97,8 @@ export interface CandidatePage {
   means: PopulationMeans;
   /** Per region, the score below which its candidates are left out (they cannot be kept). */
   bounds: ReadonlyMap<string, number>;
+  /** The score below which every candidate is left out, before the join (null: none). */
+  floor: number | null;
 }
 
 /**
@@ -106,7 +108,7 @@ export interface CandidatePage {
 export async function readCandidates(
   db: Db,
   key: LeaderboardKey,
-  { after, upTo, means, bounds }: CandidatePage,
+  { after, upTo, means, bounds, floor }: CandidatePage,
 ): Promise<LeaderboardCandidate[]> {
   let query = db
     .selectFrom('season_stats as s')
@@ -133,6 +135,9 @@ export async function readCandidates(
     query = query.where('s.account_id', '>', after).where('p.account_id', '>', after);
   if (upTo !== null)
     query = query.where('s.account_id', '<=', upTo).where('p.account_id', '<=', upTo);
+  // Of the season_stats row alone: evaluated before the players row is looked up.
+  if (floor !== null)
+    query = query.where(sql<boolean>`${scoreOf(means)} >= ${double(sql`${floor}`)}`);
   if (bounds.size > 0) {
     const cases = [...bounds].map(
       ([region, bound]) => sql`WHEN ${region} THEN ${double(sql`${bound}`)}`,
@@ -152,4 +157,18 @@ export async function readCandidates(
     damageDealt: Number(row.damage_dealt),
     winPlaceSum: Number(row.win_place_sum),
   }));
+}
+
+/**
+ * Every region the players of a platform have ('' for unknown): what a rebuild needs to know
+ * before it can leave a candidate out without reading their region.
+ */
+export async function listPlayerRegions(db: Db, platform: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('players')
+    .select('region')
+    .distinct()
+    .where('platform', '=', platform)
+    .execute();
+  return rows.map((row) => row.region);
 }

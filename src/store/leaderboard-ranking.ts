@@ -55,8 +55,7 @@ const compare = (a: Scored, b: Scored): number => (ahead(a, b) ? -1 : ahead(b, a
  * `regionalSize` of each named region, in rank order, with rank points and tier. Only the best
  * `max(size, regionalSize)` of each region can be among them (whoever has fewer than `size`
  * players above them overall has fewer in their region), so that is all that is kept; an entry
- * below the platform's top `size` is ranked by its position among those. `perRead` is the
- * number of candidates a statement reads (tests make it small).
+ * below the platform's top `size` is ranked by its position among those.
  *
  * The means are summed by the database in its own order, which can differ from the JS rule's
  * account id order in the last bits of the damage mean: scores then differ by a few units in
@@ -65,10 +64,11 @@ const compare = (a: Scored, b: Scored): number => (ahead(a, b) ? -1 : ahead(b, a
 export async function rankLeaderboard(
   store: Store,
   key: LeaderboardKey,
-  size = LEADERBOARD_SIZE,
-  regionalSize = REGIONAL_LEADERBOARD_SIZE,
-  perRead = CANDIDATES_PER_READ,
+  options: RankOptions = {},
 ): Promise<RankedLeaderboard> {
+  const size = options.size ?? LEADERBOARD_SIZE;
+  const regionalSize = options.regionalSize ?? REGIONAL_LEADERBOARD_SIZE;
+  const perRead = options.perRead ?? CANDIDATES_PER_READ;
   const { means, population } = await readMeans(store.db, key);
   if (population === 0) return { entries: [], candidates: 0 };
   const capacity = Math.max(size, regionalSize);
@@ -81,6 +81,7 @@ export async function rankLeaderboard(
       upTo,
       means,
       bounds: cutOffs(regions, capacity),
+      floor: floorOf(regions, capacity, options.platformRegions),
     });
     for (const player of page) {
       let best = regions.get(player.region);
@@ -101,6 +102,39 @@ export async function rankLeaderboard(
     entries.push({ player, rank: index + 1, score, rankPoints, ...tierOf(rankPoints) });
   }
   return { entries, candidates: population };
+}
+
+export interface RankOptions {
+  /** Entries of the platform's board (default LEADERBOARD_SIZE) and of each region's. */
+  size?: number;
+  regionalSize?: number;
+  /** Candidates a statement reads (tests make it small). */
+  perRead?: number;
+  /**
+   * Every region the key's platform's players have (`listPlayerRegions`): once each has its
+   * best complete, whoever scores below all of them is left out before the join to players.
+   */
+  platformRegions?: readonly string[];
+}
+
+/**
+ * The score below which no candidate can be kept, whatever their region: the lowest bound
+ * of `cutOffs`, once every region of the platform has its best complete (null before, or
+ * without the list of regions, when a candidate's region must be read to know).
+ */
+function floorOf(
+  regions: Map<string, BoundedBest<Scored>>,
+  capacity: number,
+  platformRegions: readonly string[] | undefined,
+): number | null {
+  if (platformRegions === undefined || platformRegions.length === 0) return null;
+  let floor = Infinity;
+  for (const region of platformRegions) {
+    const items = regions.get(region)?.items() ?? [];
+    if (items.length < capacity) return null;
+    floor = Math.min(floor, items[0]!.score - SCORE_MARGIN);
+  }
+  return floor;
 }
 
 /**
