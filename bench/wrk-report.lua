@@ -24,6 +24,13 @@ if paths_file then
   end
 end
 
+-- With WRK_DELAY_MS, each connection waits that long after each answer before its next request:
+-- a steady load below the server's capacity (the jobs-under-load bench), not a saturating one.
+local delay_ms = tonumber(os.getenv("WRK_DELAY_MS") or "")
+if delay_ms then
+  function delay() return delay_ms end
+end
+
 local PERCENTILES = { 50, 75, 90, 95, 98, 99, 99.5, 99.9, 99.99 }
 
 function done(summary, latency, requests)

@@ -23,6 +23,8 @@ export interface WrkLoad {
   threads: number;
   /** CPUs wrk is pinned to (see planPinning). */
   cpus: string | null;
+  /** Milliseconds each connection waits after an answer (a paced load); none when absent. */
+  delayMs?: number;
 }
 
 /** The wrk version line, or null when wrk is not installed. */
@@ -54,6 +56,7 @@ export function startWrk(children: ChildRegistry, load: WrkLoad, seconds: number
     fs.writeFileSync(pathsFile, `${load.paths.join('\n')}\n`);
     env.WRK_PATHS = pathsFile;
   }
+  if (load.delayMs !== undefined) env.WRK_DELAY_MS = String(load.delayMs);
   const args = [
     '--threads',
     String(load.threads),

@@ -151,6 +151,13 @@ const Env = Type.Object({
     description:
       '`on`: `serve` runs the leaderboard, samples and retention jobs on schedule; `off`: never.',
   }),
+  JOB_NICE: Type.Integer({
+    minimum: 0,
+    maximum: 19,
+    default: 19,
+    description:
+      'Scheduling niceness of the job thread of `serve` and of `gamedata jobs run` (Linux; 19: lowest priority, 0: as serving).',
+  }),
   LEADERBOARD_INTERVAL_MINUTES: Type.Integer({
     minimum: 1,
     default: 120,
@@ -316,6 +323,8 @@ export interface Config {
   /** Bytes of rendered keyed documents kept (DOCUMENT_CACHE_MB); 0 disables that cache. */
   documentCacheBytes: number;
   jobs: 'on' | 'off';
+  /** Niceness jobs run at (0–19), so a job only takes CPU that serving leaves idle. */
+  jobNice: number;
   leaderboardIntervalMinutes: number;
   samplesIntervalHours: number;
   sampleSize: number;
@@ -447,6 +456,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     telemetryCacheBytes: parsed.TELEMETRY_CACHE_MB * 1024 * 1024,
     documentCacheBytes: parsed.DOCUMENT_CACHE_MB * 1024 * 1024,
     jobs: parsed.JOBS,
+    jobNice: parsed.JOB_NICE,
     leaderboardIntervalMinutes: parsed.LEADERBOARD_INTERVAL_MINUTES,
     samplesIntervalHours: parsed.SAMPLES_INTERVAL_HOURS,
     sampleSize: parsed.SAMPLE_SIZE,

@@ -1,10 +1,13 @@
 /**
- * `gamedata jobs run <name>`: one scheduled job now, under the same lease `serve` takes.
+ * `gamedata jobs run <name>`: one scheduled job now, under the same lease `serve` takes, and
+ * where `serve` runs it: in a worker thread at the niceness `JOB_NICE`, so a job started beside
+ * a serving instance (by cron, by hand) takes only the CPU serving leaves idle.
  */
 import { Option, type Command } from 'commander';
 import { instant, withRuntime, type CliIo } from './cli-io.ts';
 import { JOBS, findJob } from '../jobs/index.ts';
 import { runJobOnce } from '../jobs/scheduler.ts';
+import { canRunInThread, inProcessRunner, threadRunner } from '../jobs/job-thread-runner.ts';
 
 /** Adds `gamedata jobs` to the program. */
 export function registerJobsCommands(program: Command, io: CliIo): void {
@@ -28,7 +31,11 @@ export function registerJobsCommands(program: Command, io: CliIo): void {
       await withRuntime(
         io,
         async (runtime) => {
-          const result = await runJobOnce(runtime, job, `cli-${process.pid}`);
+          const { config } = runtime;
+          const runner = canRunInThread(config) ? threadRunner(config) : inProcessRunner;
+          const result = await runJobOnce(runtime, job, `cli-${process.pid}`, runner).finally(() =>
+            runner.close(),
+          );
           if (!result.ran) {
             io.err(`${name}: another instance is running it; try again later`);
             process.exitCode = 1;

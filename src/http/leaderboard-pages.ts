@@ -1,9 +1,10 @@
 /**
  * The rendered pages of the current leaderboard builds, kept in this process as bytes (DESIGN
  * §6): a page is rendered and gzipped once per build and variant, then served without a query.
- * Which build is current costs one primary key read a minute per leaderboard at most, and a
- * rebuild brings a new build id, so a replaced build's pages stop being served within a minute
- * (at once when the rebuild was due). Pages are held by their build and dropped with it.
+ * Which build is current is read once per build: a rebuild announces the leaderboard's change
+ * tag (`leaderboardTag`) with its commit, and hearing it — from a writer of this thread at once,
+ * from the job thread or another instance at the change feed's next poll — drops the known
+ * build, so the next request reads the new one. Pages are held by their build and dropped with it.
  */
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
@@ -16,8 +17,10 @@ import {
   listLeaderboardEntries,
   type EntrySelection,
   type LeaderboardBuild,
+  leaderboardTag,
   type LeaderboardKey,
 } from '../store/leaderboards.ts';
+import { DOCUMENT_KINDS } from '../store/document-changes.ts';
 import type { Store } from '../store/store.ts';
 import { gzipEtag } from './precompressed.ts';
 
@@ -29,13 +32,6 @@ const gzip = promisify(zlib.gzip);
  * may cache the answer that long.
  */
 const RECHECK_MS = 10_000;
-
-/**
- * How long a current build is trusted before its id is read again, in ms. The job replaces a
- * build when it expires, but a rebuild run by hand or by another instance can come earlier;
- * one primary key read a minute per leaderboard picks it up.
- */
-const TRUST_MS = 60_000;
 
 /** Namespace of the stand-in ids of leaderboards not built yet (a fixed random UUID). */
 const PENDING_ID_NAMESPACE = '8f0b7c52-3e61-4c1e-9a57-2f4d8f6b1e09';
@@ -66,10 +62,11 @@ interface KnownBuild {
   key: LeaderboardKey;
   /** Null before the first build of the season: every page is then empty. */
   build: LeaderboardBuild | null;
-  /** Epoch ms until which answers may be cached: the build's expiry, or a few seconds. */
+  /**
+   * Epoch ms until which answers may be cached and the build is not read again: the build's
+   * expiry, or a few seconds (no build; or a rebuild was heard while it was being read).
+   */
   validUntil: number;
-  /** Epoch ms after which the current build id is read again. */
-  recheckAt: number;
   pages: Map<string, Promise<RenderedPage | null>>;
 }
 
@@ -83,38 +80,60 @@ export interface LeaderboardPages {
   forgetMissing(): void;
 }
 
-export function leaderboardPages(store: Store, clock: Clock): LeaderboardPages {
+/** Calls `listener` whenever documents tagged `tag` change (the keyed documents' `watch`). */
+export type WatchTag = (tag: string, listener: () => void) => void;
+
+export function leaderboardPages(store: Store, clock: Clock, watch: WatchTag): LeaderboardPages {
   // Keyed by platform and mode: a new season's build replaces the last season's pages.
   const known = new Map<string, KnownBuild>();
   const lookups = new Map<string, Promise<KnownBuild>>();
+  /** Changes heard per slot: a lookup that began before one may have read the replaced build. */
+  const heard = new Map<string, number>();
 
-  /** The known build while it is trusted (no query), else one primary key read. */
+  const forget = (slot: string): void => {
+    heard.set(slot, (heard.get(slot) ?? 0) + 1);
+    known.delete(slot);
+    lookups.delete(slot);
+  };
+  watch(DOCUMENT_KINDS.leaderboards, () => {
+    for (const slot of new Set([...known.keys(), ...lookups.keys()])) forget(slot);
+  });
+
+  /** The known build until it expires or a rebuild is heard of (no query), else one read. */
   function currentBuild(key: LeaderboardKey, recheck: boolean): KnownBuild | Promise<KnownBuild> {
     const now = clock.now();
     const slot = `${key.platform}\u0000${key.gameMode}`;
     const previous = known.get(slot);
     const sameSeason = previous !== undefined && previous.key.seasonId === key.seasonId;
-    if (sameSeason && !recheck && now < previous.recheckAt) return previous;
+    if (sameSeason && !recheck && now < previous.validUntil) return previous;
     let pending = lookups.get(slot);
     if (pending === undefined) {
-      pending = findLeaderboard(store.db, key)
-        .then((build) => {
-          const current = build !== null && build.expiresAt > now;
-          // The same build again (a routine recheck, or its rebuild is overdue): keep its pages.
-          const same = sameSeason && previous.build?.id === build?.id;
-          const validUntil = current ? build.expiresAt : now + RECHECK_MS;
-          const next: KnownBuild = {
-            key,
-            build,
-            validUntil,
-            recheckAt: Math.min(validUntil, now + TRUST_MS),
-            pages: same ? previous.pages : new Map(),
-          };
-          known.set(slot, next);
-          return next;
-        })
-        .finally(() => lookups.delete(slot));
-      lookups.set(slot, pending);
+      if (!heard.has(slot)) {
+        heard.set(slot, 0);
+        watch(leaderboardTag(key.platform, key.gameMode), () => forget(slot));
+      }
+      const before = heard.get(slot);
+      const lookup: Promise<KnownBuild> = findLeaderboard(store.db, key).then((build) => {
+        const current = build !== null && build.expiresAt > now;
+        // The same build again (its rebuild is overdue, or a change was heard): keep its pages.
+        const same = sameSeason && previous.build?.id === build?.id;
+        // A rebuild heard of meanwhile may have committed after this read: read again next time.
+        const raced = heard.get(slot) !== before;
+        const next: KnownBuild = {
+          key,
+          build,
+          validUntil: current && !raced ? build.expiresAt : now + RECHECK_MS,
+          pages: same ? previous.pages : new Map(),
+        };
+        if (!raced) known.set(slot, next);
+        return next;
+      });
+      const settled = (): void => {
+        if (lookups.get(slot) === lookup) lookups.delete(slot);
+      };
+      lookup.then(settled, settled);
+      lookups.set(slot, lookup);
+      pending = lookup;
     }
     return pending;
   }

@@ -9,6 +9,7 @@ import {
   type LeaderboardKey,
 } from '../store/leaderboards.ts';
 import { rankLeaderboard } from '../store/leaderboard-ranking.ts';
+import { listPlayerRegions } from '../store/leaderboard-candidates.ts';
 import { listSeasons } from '../store/seasons.ts';
 import type { Db } from '../store/store.ts';
 
@@ -49,9 +50,11 @@ export async function rebuildLeaderboards(deps: JobDeps): Promise<RebuildSummary
   const seasons = await currentSeasons(store.db, clock.now());
   const summary: RebuildSummary = { seasons, builds: 0, candidates: 0, entries: 0 };
   for (const { platform, seasonId } of seasons) {
+    // Read once per platform: lets each board leave out most candidates before their region.
+    const platformRegions = await listPlayerRegions(store.db, platform);
     for (const gameMode of STANDARD_GAME_MODES) {
       const key: LeaderboardKey = { platform, seasonId, gameMode };
-      const { entries, candidates } = await rankLeaderboard(store, key);
+      const { entries, candidates } = await rankLeaderboard(store, key, { platformRegions });
       const builtAt = clock.now();
       await replaceLeaderboard(store, key, entries, {
         builtAt,

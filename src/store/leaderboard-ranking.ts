@@ -1,21 +1,29 @@
 /**
- * The leaderboard ranking of src/domain/ranking.ts computed in the database: pooled means, the
- * shrunk log-ratio score, the order with its tie-breaks and the regional positions, in one
- * statement, so a rebuild reads only the entries it stores — not every candidate of a mode
- * (a million players are two million candidates). The same SQL runs on SQLite and PostgreSQL.
+ * The leaderboard ranking of src/domain/ranking.ts at a million players: the pooled means in one
+ * aggregate statement, then every candidate read in account id ranges of `CANDIDATES_PER_READ`
+ * (src/store/leaderboard-candidates.ts: the covering index `season_stats_ranking`, joined to players for name and region),
+ * scored with the domain's `rankScore` and kept only while among the best of its region. No
+ * candidate list is ever held, no statement sorts the population, and no statement runs long:
+ * the store is free between pages for the writers and readers of other threads.
+ *
+ * The pages are read outside one transaction: an ingest committed meanwhile is counted for the
+ * players read after it. A leaderboard is a snapshot of "about now" either way.
  */
-import { sql, type RawBuilder } from 'kysely';
+import { BoundedBest } from '../domain/bounded-best.ts';
 import {
   LEADERBOARD_SIZE,
-  PRIOR_GAMES,
   REGIONAL_LEADERBOARD_SIZE,
-  WEIGHTS,
   rankPointsOf,
+  rankScore,
   tierOf,
   type RankedPlayer,
 } from '../domain/ranking.ts';
+import { rangeEnd, readCandidates, readMeans } from './leaderboard-candidates.ts';
 import type { LeaderboardCandidate, LeaderboardKey } from './leaderboards.ts';
 import type { Store } from './store.ts';
+
+/** Candidates read per statement: large enough that per-statement costs vanish, small in memory. */
+const CANDIDATES_PER_READ = 20_000;
 
 /** The stored entries of one leaderboard and how many players were ranked for it. */
 export interface RankedLeaderboard {
@@ -24,115 +32,124 @@ export interface RankedLeaderboard {
   candidates: number;
 }
 
-/** A number as a double-precision literal on both dialects (never an integer or a numeric). */
-const double = (value: number): RawBuilder<number> =>
-  sql<number>`CAST(${sql.lit(value)} AS double precision)`;
+interface Scored {
+  player: LeaderboardCandidate;
+  score: number;
+}
 
-/** `ln(shrunk / mean)` of a player's `sum` over `c.games`, 0 when the mean is 0 (as `logRatio`). */
-const logRatio = (sum: RawBuilder<number>, mean: RawBuilder<number>): RawBuilder<number> =>
-  sql<number>`CASE WHEN ${mean} > 0 THEN ln(((${sum} + ${double(PRIOR_GAMES)} * ${mean}) / (c.games + ${sql.lit(PRIOR_GAMES)})) / ${mean}) ELSE ${double(0)} END`;
+/** The leaderboard order: score, then wins and games descending, then account id bytewise. */
+const ahead = (a: Scored, b: Scored): boolean =>
+  a.score !== b.score
+    ? a.score > b.score
+    : a.player.wins !== b.player.wins
+      ? a.player.wins > b.player.wins
+      : a.player.games !== b.player.games
+        ? a.player.games > b.player.games
+        : a.player.accountId < b.player.accountId;
 
-const ref = (name: string): RawBuilder<number> => sql<number>`${sql.ref(name)}`;
-
-/** The score of `rankScore`, term by term in the same order (floating-point sums depend on it). */
-const SCORE = sql<number>`${double(WEIGHTS.winRate)} * ${logRatio(ref('c.wins'), ref('m.win_rate'))}
-  + ${double(WEIGHTS.top10Rate)} * ${logRatio(ref('c.top10s'), ref('m.top10_rate'))}
-  - ${double(WEIGHTS.placement)} * ${logRatio(ref('c.win_place_sum'), ref('m.placement'))}
-  + ${double(WEIGHTS.kills)} * ${logRatio(ref('c.kills'), ref('m.kills'))}
-  + ${double(WEIGHTS.damage)} * ${logRatio(ref('c.damage_dealt'), ref('m.damage'))}`;
-
-/** A pooled mean: the sum over every counted game, 0 when nobody played (as `populationMeans`). */
-const mean = (column: string): RawBuilder<number> =>
-  sql<number>`CASE WHEN sum(s.rounds_played) > 0 THEN CAST(sum(${sql.ref(column)}) AS double precision) / CAST(sum(s.rounds_played) AS double precision) ELSE ${double(0)} END`;
+const compare = (a: Scored, b: Scored): number => (ahead(a, b) ? -1 : ahead(b, a) ? 1 : 0);
 
 /**
- * Ranks every player with an aggregate for `key` in the database and returns the entries a build
- * stores (as `leaderboardEntries(rankPlayers(…))`): the top `size` of the platform plus the top
- * `regionalSize` of each named region, in rank order, with rank points and tier.
+ * Ranks every player with an aggregate for `key` and returns the entries a build stores (as
+ * `leaderboardEntries(rankPlayers(…))`): the top `size` of the platform plus the top
+ * `regionalSize` of each named region, in rank order, with rank points and tier. Only the best
+ * `max(size, regionalSize)` of each region can be among them (whoever has fewer than `size`
+ * players above them overall has fewer in their region), so that is all that is kept; an entry
+ * below the platform's top `size` is ranked by its position among those.
  *
- * Equal to the JS rule except in the last bits of the pooled damage mean, which the database may
- * sum in another order than account id order: scores then differ by a few units in the last
- * place, which can only swap two players whose scores agree to ~15 digits.
+ * The means are summed by the database in its own order, which can differ from the JS rule's
+ * account id order in the last bits of the damage mean: scores then differ by a few units in
+ * the last place, which can only swap two players whose scores agree to ~15 digits.
  */
 export async function rankLeaderboard(
   store: Store,
   key: LeaderboardKey,
-  size = LEADERBOARD_SIZE,
-  regionalSize = REGIONAL_LEADERBOARD_SIZE,
+  options: RankOptions = {},
 ): Promise<RankedLeaderboard> {
-  const order = sql`score DESC, wins DESC, games DESC, ${store.bytewise(sql.ref('account_id'))}`;
-  const where = sql`s.platform = ${key.platform} AND s.season_id = ${key.seasonId}
-    AND s.game_mode = ${key.gameMode}`;
-  // The means are pooled over the aggregates alone (every aggregate has its player row); the
-  // region, for the regional positions, comes with the one pass that scores. Only the top of
-  // each region can be in the top of the platform (whoever has fewer than `size` players above
-  // them overall has fewer in their region), so the platform's order sorts just those.
-  const { rows } = await sql<RankedRow>`
-    WITH m AS (
-      SELECT ${mean('s.wins')} AS win_rate, ${mean('s.top10s')} AS top10_rate,
-        ${mean('s.win_place_sum')} AS placement, ${mean('s.kills')} AS kills,
-        ${mean('s.damage_dealt')} AS damage, count(*) AS population
-      FROM season_stats s
-      WHERE ${where}
-    ),
-    c AS (
-      SELECT s.account_id, p.region, s.rounds_played AS games, s.wins, s.top10s, s.kills,
-        s.damage_dealt, s.win_place_sum
-      FROM season_stats s
-      JOIN players p ON p.platform = s.platform AND p.account_id = s.account_id
-      WHERE ${where}
-    ),
-    regional AS (
-      SELECT scored.*, row_number() OVER (PARTITION BY region ORDER BY ${order}) AS region_place
-      FROM (SELECT c.*, ${SCORE} AS score FROM c CROSS JOIN m) scored
-    ),
-    ranked AS (
-      SELECT regional.*, row_number() OVER (ORDER BY ${order}) AS place
-      FROM regional
-      WHERE region_place <= ${Math.max(size, regionalSize)}
-    )
-    SELECT r.account_id, p.name, r.region, r.games, r.wins, r.top10s, r.kills, r.damage_dealt,
-      r.win_place_sum, r.score, r.place, m.population
-    FROM ranked r
-    CROSS JOIN m
-    JOIN players p ON p.platform = ${key.platform} AND p.account_id = r.account_id
-    WHERE r.place <= ${size} OR (r.region <> '' AND r.region_place <= ${regionalSize})
-    ORDER BY r.place`.execute(store.db);
-  const entries = rows.map((row): RankedPlayer<LeaderboardCandidate> => {
-    const score = Number(row.score);
+  const size = options.size ?? LEADERBOARD_SIZE;
+  const regionalSize = options.regionalSize ?? REGIONAL_LEADERBOARD_SIZE;
+  const perRead = options.perRead ?? CANDIDATES_PER_READ;
+  const { means, population } = await readMeans(store.db, key);
+  if (population === 0) return { entries: [], candidates: 0 };
+  const capacity = Math.max(size, regionalSize);
+  const regions = new Map<string, BoundedBest<Scored>>();
+  let after: string | null = null;
+  do {
+    const upTo = await rangeEnd(store.db, key, after, perRead);
+    const page = await readCandidates(store.db, key, {
+      after,
+      upTo,
+      means,
+      bounds: cutOffs(regions, capacity),
+      floor: floorOf(regions, capacity, options.platformRegions),
+    });
+    for (const player of page) {
+      let best = regions.get(player.region);
+      if (best === undefined) regions.set(player.region, (best = new BoundedBest(capacity, ahead)));
+      best.offer({ player, score: rankScore(player, means) });
+    }
+    after = upTo;
+  } while (after !== null);
+
+  const kept = [...regions.values()].flatMap((best) => [...best.items()]).sort(compare);
+  const perRegion = new Map<string, number>();
+  const entries: RankedPlayer<LeaderboardCandidate>[] = [];
+  for (const [index, { player, score }] of kept.entries()) {
+    const inRegion = (perRegion.get(player.region) ?? 0) + 1;
+    perRegion.set(player.region, inRegion);
+    if (index >= size && (player.region === '' || inRegion > regionalSize)) continue;
     const rankPoints = rankPointsOf(score);
-    return {
-      player: {
-        accountId: row.account_id,
-        name: row.name,
-        region: row.region,
-        games: Number(row.games),
-        wins: Number(row.wins),
-        top10s: Number(row.top10s),
-        kills: Number(row.kills),
-        damageDealt: Number(row.damage_dealt),
-        winPlaceSum: Number(row.win_place_sum),
-      },
-      rank: Number(row.place),
-      score,
-      rankPoints,
-      ...tierOf(rankPoints),
-    };
-  });
-  return { entries, candidates: rows.length > 0 ? Number(rows[0]!.population) : 0 };
+    entries.push({ player, rank: index + 1, score, rankPoints, ...tierOf(rankPoints) });
+  }
+  return { entries, candidates: population };
 }
 
-interface RankedRow {
-  account_id: string;
-  name: string;
-  region: string;
-  games: number | string;
-  wins: number | string;
-  top10s: number | string;
-  kills: number | string;
-  damage_dealt: number | string;
-  win_place_sum: number | string;
-  score: number | string;
-  place: number | string;
-  population: number | string;
+export interface RankOptions {
+  /** Entries of the platform's board (default LEADERBOARD_SIZE) and of each region's. */
+  size?: number;
+  regionalSize?: number;
+  /** Candidates a statement reads (tests make it small). */
+  perRead?: number;
+  /**
+   * Every region the key's platform's players have (`listPlayerRegions`): once each has its
+   * best complete, whoever scores below all of them is left out before the join to players.
+   */
+  platformRegions?: readonly string[];
 }
+
+/**
+ * The score below which no candidate can be kept, whatever their region: the lowest bound
+ * of `cutOffs`, once every region of the platform has its best complete (null before, or
+ * without the list of regions, when a candidate's region must be read to know).
+ */
+function floorOf(
+  regions: Map<string, BoundedBest<Scored>>,
+  capacity: number,
+  platformRegions: readonly string[] | undefined,
+): number | null {
+  if (platformRegions === undefined || platformRegions.length === 0) return null;
+  let floor = Infinity;
+  for (const region of platformRegions) {
+    const items = regions.get(region)?.items() ?? [];
+    if (items.length < capacity) return null;
+    floor = Math.min(floor, items[0]!.score - SCORE_MARGIN);
+  }
+  return floor;
+}
+
+/**
+ * Below what score a candidate of each region can no longer be kept: the worst kept score of
+ * every region whose best are complete, less a margin for the last bits in which the
+ * database's logarithm may differ from JS's (the kept are scored again in JS).
+ */
+function cutOffs(regions: Map<string, BoundedBest<Scored>>, capacity: number): Map<string, number> {
+  const bounds = new Map<string, number>();
+  for (const [region, best] of regions) {
+    const items = best.items();
+    if (items.length === capacity) bounds.set(region, items[0]!.score - SCORE_MARGIN);
+  }
+  return bounds;
+}
+
+/** Far above a rounding difference of scores near 1, far below any real difference. */
+const SCORE_MARGIN = 1e-9;

@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { PlayerAggregate, RankedPlayer } from '../domain/ranking.ts';
 import { executeBatched } from './batched-statements.ts';
+import { DOCUMENT_KINDS, announceDocumentChanges } from './document-changes.ts';
 import type { LeaderboardEntriesTable } from './schema.ts';
 import type { Db, Store } from './store.ts';
 
@@ -23,6 +24,13 @@ export interface LeaderboardCandidate extends PlayerAggregate {
   /** Region shard of the player's newest match ('' when unknown). */
   region: string;
 }
+
+/**
+ * The change tag of the leaderboard of one platform and mode, whatever its season: what a
+ * rebuild announces, so pages rendered from the build it replaces are dropped everywhere.
+ */
+export const leaderboardTag = (platform: string, gameMode: string): string =>
+  `${DOCUMENT_KINDS.leaderboards}\u0000${platform}\u0000${gameMode}`;
 
 /** The current build of a leaderboard. */
 export interface LeaderboardBuild {
@@ -95,7 +103,8 @@ export async function listLeaderboardCandidates(
 /**
  * Replaces the leaderboard of the key's platform and mode — the previous build of any season —
  * with a new build of these entries, in one transaction, so readers see either the old build
- * or the new one. Returns the new build (a random UUID id, as the real service's).
+ * or the new one, and announces its `leaderboardTag` with it. Returns the new build (a random
+ * UUID id, as the real service's).
  */
 export async function replaceLeaderboard(
   store: Store,
@@ -149,6 +158,7 @@ export async function replaceLeaderboard(
     await executeBatched(trx, store.dialect, 'leaderboard_entries', rows, (chunk) =>
       trx.insertInto('leaderboard_entries').values(chunk),
     );
+    await announceDocumentChanges(trx, [leaderboardTag(key.platform, key.gameMode)], build.builtAt);
   });
   return build;
 }

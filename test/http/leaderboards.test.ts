@@ -336,7 +336,7 @@ for (const database of testDatabases) {
     }
   });
 
-  test(`[${database.name}] an early rebuild elsewhere is served within a minute, never a page of the replaced build`, async () => {
+  test(`[${database.name}] an early rebuild in this process is served at once, never a page of the replaced build`, async () => {
     const t = await createTestApp(database);
     try {
       const get = (url: string) => t.app.inject({ url, headers: t.auth });
@@ -346,17 +346,12 @@ for (const database of testDatabases) {
       );
       await rebuildLeaderboards(t);
       const first = (await get('/shards/pc-b/leaderboards/duo')).json();
-      // Another instance (or `gamedata jobs run`) rebuilds before the build expires.
+      // `gamedata jobs run` in this process, long before the build expires: its tag is heard.
       await rebuildLeaderboards(t);
-      t.clock.advance(30_000);
-      const cached = (await get('/shards/pc-b/leaderboards/duo')).json();
-      assert.equal(cached.data.id, first.data.id, 'a rendered page is trusted for a minute');
-      t.clock.advance(31_000);
       const second = (await get('/shards/pc-b/leaderboards/duo')).json();
-      assert.notEqual(second.data.id, first.data.id, 'then the build is looked up again');
+      assert.notEqual(second.data.id, first.data.id, 'the new build, without waiting');
       assert.deepEqual(second.included, first.included);
 
-      // A page not rendered yet finds the replaced build's entries gone and looks it up at once.
       await rebuildLeaderboards(t);
       const other = await get('/shards/pc-b/leaderboards/duo?page[number]=0');
       assert.equal(other.statusCode, 200);

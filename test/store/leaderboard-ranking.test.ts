@@ -4,6 +4,7 @@ import { testDatabases } from '../helpers/stores.ts';
 import { leaderboardEntries, rankPlayers } from '../../src/domain/ranking.ts';
 import { listLeaderboardCandidates, type LeaderboardKey } from '../../src/store/leaderboards.ts';
 import { rankLeaderboard } from '../../src/store/leaderboard-ranking.ts';
+import { listPlayerRegions } from '../../src/store/leaderboard-candidates.ts';
 import type { Store } from '../../src/store/store.ts';
 import {
   DAILY_STAT_COLUMNS,
@@ -79,7 +80,10 @@ for (const database of testDatabases) {
         20,
         8,
       );
-      const { entries, candidates } = await rankLeaderboard(store, KEY, 20, 8);
+      const { entries, candidates } = await rankLeaderboard(store, KEY, {
+        size: 20,
+        regionalSize: 8,
+      });
       assert.equal(candidates, 120);
       assert.ok(expected.length > 20, 'regional entries beyond the platform top are kept');
       const shape = (entry: (typeof entries)[number]) => ({
@@ -95,6 +99,35 @@ for (const database of testDatabases) {
       for (const [i, entry] of entries.entries()) {
         assert.ok(Math.abs(entry.score - expected[i]!.score) < 1e-12, `score of rank ${i + 1}`);
       }
+    } finally {
+      await store.close();
+    }
+  });
+
+  test(`[${database.name}] read in small pages, leaving out who cannot be kept, it ranks the same`, async () => {
+    const store = await database.open();
+    try {
+      await seed(store, 120);
+      const whole = await rankLeaderboard(store, KEY, { size: 20, regionalSize: 8 });
+      // 120 candidates in pages of 7: every region's best fill up early, and later pages only
+      // return who beats them.
+      const paged = await rankLeaderboard(store, KEY, { size: 20, regionalSize: 8, perRead: 7 });
+      assert.deepEqual(paged, whole);
+      // Knowing every region, it also leaves out before the join who beats no region's best.
+      const platformRegions = await listPlayerRegions(store.db, KEY.platform);
+      assert.deepEqual([...platformRegions].sort(), [...REGIONS].sort());
+      const early = { size: 20, regionalSize: 8, perRead: 7, platformRegions };
+      assert.deepEqual(await rankLeaderboard(store, KEY, early), whole);
+      // One candidate a statement, the smallest boards: the bounds prune from the fourth read on.
+      assert.deepEqual(
+        await rankLeaderboard(store, KEY, {
+          size: 3,
+          regionalSize: 2,
+          perRead: 1,
+          platformRegions,
+        }),
+        await rankLeaderboard(store, KEY, { size: 3, regionalSize: 2 }),
+      );
     } finally {
       await store.close();
     }

@@ -102,7 +102,7 @@ const regionDocs = {
 export function leaderboardRoutes(app: FastifyInstance, context: RouteContext): void {
   const { config, store, clock } = context;
   const seasonLists = seasonListsFor(store, clock);
-  const pages = leaderboardPages(store, clock);
+  const pages = leaderboardPages(store, clock, context.documents.watch);
   context.jobProgress?.onEnded((name) => {
     if (name === JOB) pages.forgetMissing();
   });

@@ -1,0 +1,44 @@
+/** The Markdown table of the jobs-under-load rows (bench/jobs-under-load.ts), with its legend. */
+import { P99_GOAL_MS } from './endpoint-catalogue.ts';
+import { PROBES_PER_SECOND, STEADY_SHARE, type JobRow } from './jobs-under-load.ts';
+import { count, latencyCell, markdownTable } from './report.ts';
+
+export function jobsTable(rows: readonly JobRow[]): string {
+  const table = markdownTable(
+    [
+      'job',
+      'where',
+      'job s',
+      'runs',
+      'probes during',
+      'probe p99 ms without',
+      'probe p99 ms during',
+      'probe max ms during',
+      'wrk req/s without',
+      'wrk req/s with job',
+      'wrk p99 ms without',
+      'wrk p99 ms with job',
+    ],
+    rows.map((row) => [
+      row.job,
+      row.where,
+      row.seconds.toFixed(2),
+      String(row.runs),
+      String(row.during.requests),
+      latencyCell(row.without.p99Ms),
+      latencyCell(row.during.p99Ms),
+      latencyCell(row.during.maxMs, null),
+      count(row.loadWithout.requestsPerSecond),
+      count(row.loadDuring.requestsPerSecond),
+      latencyCell(row.loadWithout.p99Ms),
+      latencyCell(row.loadDuring.p99Ms),
+    ]),
+  );
+  return (
+    `${table}\n\nGoal: p99 < ${P99_GOAL_MS} ms while any job runs. The probe sends ` +
+    `${PROBES_PER_SECOND} requests/s over /status, a match, a player, a leaderboard page, samples ` +
+    `and season stats, open loop, beside wrk's steady load on player lookups by name (100 players), ` +
+    `paced at ${Math.round(STEADY_SHARE * 100)} % of what the server answers flat out; ` +
+    '"another process" times `gamedata jobs run` from spawn to exit, its start included.'
+  );
+}

@@ -1,0 +1,99 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../src/config.ts';
+import { openRuntime } from '../../src/runtime.ts';
+import { findJob } from '../../src/jobs/index.ts';
+import { threadRunner } from '../../src/jobs/job-thread-runner.ts';
+import { runCliIn } from '../helpers/cli.ts';
+
+/** Niceness of every thread of this process, by thread id (Linux). */
+function threadNiceness(): Map<number, number> {
+  const niceness = new Map<number, number>();
+  for (const task of fs.readdirSync('/proc/self/task')) {
+    try {
+      niceness.set(Number(task), os.getPriority(Number(task)));
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return niceness;
+}
+
+const linux = fs.existsSync('/proc/thread-self');
+const skip = !linux
+  ? 'thread priorities are set on Linux only'
+  : os.getPriority() >= 19
+    ? 'the tests already run at the lowest priority'
+    : false;
+
+/** Threads that came, or were lowered, to niceness `nice` since `before`. */
+const loweredSince = (before: Map<number, number>, nice: number): number[] =>
+  [...threadNiceness()]
+    .filter(([tid, value]) => value === nice && before.get(tid) !== nice)
+    .map(([tid]) => tid);
+
+async function withStore(work: (dataDir: string) => Promise<void>): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-priority-'));
+  try {
+    await work(dataDir);
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+test(
+  'the job thread runs at JOB_NICE, and the serving thread keeps its priority',
+  { skip },
+  async () => {
+    await withStore(async (dataDir) => {
+      const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', JOB_NICE: '17' });
+      const runtime = await openRuntime(config);
+      const runner = threadRunner(config);
+      const mainBefore = os.getPriority();
+      const before = threadNiceness();
+      try {
+        await runner.run(findJob('seasons')!, runtime, { rebuild: false });
+        assert.equal(loweredSince(before, 17).length, 1, 'exactly one thread, the job thread');
+        assert.equal(os.getPriority(), mainBefore, 'the serving thread is untouched');
+      } finally {
+        await runner.close();
+        await runtime.close();
+      }
+    });
+  },
+);
+
+test('JOB_NICE=0 leaves the job thread at the priority of the process', { skip }, async () => {
+  await withStore(async (dataDir) => {
+    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', JOB_NICE: '0' });
+    const runtime = await openRuntime(config);
+    const runner = threadRunner(config);
+    const before = threadNiceness();
+    try {
+      await runner.run(findJob('seasons')!, runtime, { rebuild: false });
+      assert.deepEqual(loweredSince(before, 19), []);
+      const niceness = new Set(threadNiceness().values());
+      assert.deepEqual([...niceness], [os.getPriority()]);
+    } finally {
+      await runner.close();
+      await runtime.close();
+    }
+  });
+});
+
+test(
+  "`jobs run` runs its job in a thread of its own, leaving the calling thread's priority",
+  { skip },
+  async () => {
+    await withStore(async (dataDir) => {
+      const mainBefore = os.getPriority();
+      const ran = await runCliIn(dataDir, 'jobs', 'run', 'seasons');
+      assert.equal(ran.exitCode, 0, ran.err.join('\n'));
+      assert.match(ran.out.join('\n'), /^seasons: /);
+      assert.equal(os.getPriority(), mainBefore);
+    });
+  },
+);
