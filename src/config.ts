@@ -3,6 +3,7 @@
  * is reported at once; the result is typed and frozen. Each variable is documented in the README
  * table, generated from the descriptions below (`gamedata config --markdown`).
  */
+import os from 'node:os';
 import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
@@ -134,12 +135,13 @@ const Env = Type.Object({
     description:
       'Largest match or telemetry file `POST`/`PUT /ingest/…` accept, counted unzipped (megabytes); 413 beyond.',
   }),
-  INGEST_WORKERS: Type.Integer({
-    minimum: 0,
-    default: 1,
-    description:
-      'Worker threads preparing matches (parse, validate, telemetry gzip, rendering) while `gamedata ingest` writes; 0 prepares them on the main thread.',
-  }),
+  INGEST_WORKERS: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description:
+        'Worker threads preparing matches (parse, validate, telemetry gzip, rendering) while `gamedata ingest` writes a directory; default: one fewer than the cores, at least 1; 0 prepares them on the main thread.',
+    }),
+  ),
   INGEST_RATE_LIMIT_PER_MINUTE: Type.Integer({
     minimum: 1,
     default: 120,
@@ -450,7 +452,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     redisUrl: parsed.REDIS_URL ?? null,
     defaultRatePerMinute: parsed.RATE_LIMIT_PER_MINUTE,
     ingestMaxBytes: parsed.INGEST_MAX_MB * 1024 * 1024,
-    ingestWorkers: parsed.INGEST_WORKERS,
+    ingestWorkers: parsed.INGEST_WORKERS ?? defaultIngestWorkers(),
     ingestRatePerMinute: parsed.INGEST_RATE_LIMIT_PER_MINUTE,
     matchCacheBytes: parsed.MATCH_CACHE_MB * 1024 * 1024,
     telemetryCacheBytes: parsed.TELEMETRY_CACHE_MB * 1024 * 1024,
@@ -548,6 +550,14 @@ function parseBlobStore(
     forcePathStyle: parsed.S3_FORCE_PATH_STYLE,
     timeoutMs: parsed.S3_TIMEOUT_MS,
   };
+}
+
+/**
+ * Prepare workers when INGEST_WORKERS is not set: with the main thread writing, one fewer than
+ * the cores this process may use keeps every core busy on a directory of matches.
+ */
+export function defaultIngestWorkers(): number {
+  return Math.max(1, os.availableParallelism() - 1);
 }
 
 /** Milliseconds of match data served, or Infinity when retention is off. */

@@ -19,6 +19,7 @@ import type { IngestDeps, IngestResult } from './ingest-deps.ts';
 import { ingestRows, matchRecord } from './match-rows.ts';
 import { resolveMatchSeasons } from './match-seasons.ts';
 import { readTelemetryFile, type TelemetryFile } from './telemetry-file.ts';
+import { assertMatchInputSchema } from './match-input-check.ts';
 import { validateMatchInput, type ValidMatch } from './validate-match.ts';
 
 export type { IngestDeps, IngestResult };
@@ -38,7 +39,7 @@ export async function ingestMatch(
   input: unknown,
   options: IngestOptions = {},
 ): Promise<IngestResult> {
-  const match = validateMatchInput(input, deps.clock.now(), deps.config);
+  const match = validateMatchInput(input, deps.clock.now(), deps.config, assertMatchInputSchema);
   const file = await matchTelemetryFile(match.input.telemetry, options, deps.config);
   return storeMatch(deps, match, file, () =>
     deriveMatch(match, file, options.recorded ?? null, deps.config),

@@ -5,6 +5,7 @@
  */
 import type { IngestDeps, IngestResult } from './ingest-deps.ts';
 import { storeMatch } from './ingest-match.ts';
+import { assertMatchInputSchema } from './match-input-check.ts';
 import { prepareMatch, toError, type PreparedFile, type PrepareOutcome } from './prepare-match.ts';
 import type { PreparePool } from './prepare-pool.ts';
 import type { TelemetryFile } from './telemetry-file.ts';
@@ -22,7 +23,12 @@ export async function ingestMatchBytes(
   telemetry?: Buffer,
 ): Promise<IngestResult | null> {
   const task = { source, ...(telemetry ? { telemetry } : {}), now: deps.clock.now() };
-  const outcome = pool ? await pool.prepare(task) : await prepareMatch(task, deps.config);
+  let outcome = pool ? await pool.prepare(task) : null;
+  // Not prepared by a worker (not a match, or one its schema check refused): here, which names
+  // the field a refused match breaks.
+  if (outcome === null || outcome.kind === 'other') {
+    outcome = await prepareMatch(task, deps.config, assertMatchInputSchema);
+  }
   return outcome.kind === 'other' ? null : storePrepared(deps, outcome);
 }
 

@@ -52,11 +52,10 @@ async function prepare(deps: IngestDeps, pool: PreparePool, file: string): Promi
     const source = decode(await fs.readFile(file));
     const sibling = await siblingTelemetry(file);
     const telemetry = sibling === null ? undefined : await fs.readFile(sibling);
-    return await pool.prepare({
-      source,
-      ...(telemetry ? { telemetry } : {}),
-      now: deps.clock.now(),
-    });
+    return await pool.prepare(
+      { source, ...(telemetry ? { telemetry } : {}), now: deps.clock.now() },
+      true,
+    );
   } catch {
     // Unreadable: ingested without the pool, which reports it as it always has.
     return { kind: 'other' };

@@ -7,7 +7,7 @@
 import type { Config } from '../config.ts';
 import { deriveMatch, matchTelemetryFile, type DerivedMatch } from './derive-match.ts';
 import { IngestError, IngestTooLargeError } from './ingest-error.ts';
-import { validateMatchInput, type ValidMatch } from './validate-match.ts';
+import { validateMatchInput, type SchemaAssertion, type ValidMatch } from './validate-match.ts';
 
 /** The settings preparing a match reads. */
 export type PrepareConfig = Pick<
@@ -46,10 +46,18 @@ export interface PrepareError {
   field?: string;
 }
 
+/**
+ * Thrown by a schema assertion that can only tell that an input breaks the schema, not where
+ * (a worker's, compiled without TypeBox): the input is then `other`, and the main thread ingests
+ * it as it would without a pool, refusing it with the field named.
+ */
+export class SchemaRecheck extends Error {}
+
 /** Prepares one match; never throws (errors are outcomes). */
 export async function prepareMatch(
   task: PrepareTask,
   config: PrepareConfig,
+  assertSchema: SchemaAssertion,
 ): Promise<PrepareOutcome> {
   const source = Buffer.from(task.source.buffer, task.source.byteOffset, task.source.byteLength);
   let content: unknown;
@@ -61,7 +69,7 @@ export async function prepareMatch(
   if (!isIngestFormat(content)) return { kind: 'other' };
   const id = (content as { id?: unknown }).id;
   try {
-    const match = validateMatchInput(content, task.now, config);
+    const match = validateMatchInput(content, task.now, config, assertSchema);
     const telemetry = task.telemetry && bufferOf(task.telemetry);
     const file = await matchTelemetryFile(
       match.input.telemetry,
@@ -77,6 +85,7 @@ export async function prepareMatch(
       derived,
     };
   } catch (error) {
+    if (error instanceof SchemaRecheck) return { kind: 'other' };
     return {
       kind: 'error',
       error: errorOf(error),
@@ -98,6 +107,20 @@ function isIngestFormat(content: unknown): boolean {
     !('data' in content) &&
     !('kind' in content)
   );
+}
+
+/**
+ * The ArrayBuffers under these views that each view covers whole, which may move to another
+ * thread (postMessage's transfer list) without taking bytes anything else refers to: never the
+ * slab small Buffers share, nor a buffer of which a view shows only a part.
+ */
+export function ownedArrayBuffers(views: ReadonlyArray<Uint8Array | undefined>): ArrayBuffer[] {
+  const owned = new Set<ArrayBuffer>();
+  for (const view of views) {
+    if (view === undefined || !(view.buffer instanceof ArrayBuffer)) continue;
+    if (view.byteOffset === 0 && view.byteLength === view.buffer.byteLength) owned.add(view.buffer);
+  }
+  return [...owned];
 }
 
 /** A Buffer over the bytes of a Uint8Array (what a Buffer becomes when it crosses threads). */

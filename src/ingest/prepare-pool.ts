@@ -7,8 +7,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { matchInputCheckCode } from './match-input-check.ts';
 import {
   bufferOf,
+  ownedArrayBuffers,
   type PrepareConfig,
   type PrepareOutcome,
   type PrepareTask,
@@ -17,7 +19,11 @@ import {
 /** A pool of prepare workers; `close` ends them (tasks still pending then are rejected). */
 export interface PreparePool {
   readonly size: number;
-  prepare(task: PrepareTask): Promise<PrepareOutcome>;
+  /**
+   * Prepares a match in a worker. `handOver`: the task's bytes move to the worker instead of
+   * being copied, leaving the caller's Buffers empty — for a caller that is done with them.
+   */
+  prepare(task: PrepareTask, handOver?: boolean): Promise<PrepareOutcome>;
   close(): Promise<void>;
 }
 
@@ -32,7 +38,7 @@ const EXTENSION = path.extname(fileURLToPath(import.meta.url));
 /** A worker running prepare-worker with `config`. */
 function startWorker(config: PrepareConfig): Worker {
   const file = new URL(`./prepare-worker${EXTENSION}`, import.meta.url);
-  const workerData = { config };
+  const workerData = { config, checkCode: matchInputCheckCode() };
   if (EXTENSION !== '.ts') return new Worker(file, { workerData });
   // Run from the TypeScript sources (tsx): a worker thread does not inherit the loader, so it
   // registers tsx's before it imports the worker module.
@@ -71,14 +77,15 @@ export function openPreparePool(size: number, config: PrepareConfig): PreparePoo
 
   return {
     size,
-    prepare(task) {
+    prepare(task, handOver = false) {
       if (closed) return Promise.reject(new Error('the ingest worker pool is closed'));
       while (slots.length < size) start();
       const slot = slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
       const id = nextId++;
       return new Promise((resolve, reject) => {
         slot.pending.set(id, { resolve, reject });
-        slot.worker.postMessage({ id, task });
+        const moved = handOver ? ownedArrayBuffers([task.source, task.telemetry]) : [];
+        slot.worker.postMessage({ id, task }, moved);
       });
     },
     async close() {

@@ -59,9 +59,48 @@ export async function readTelemetryFile(bytes: Buffer, maxBytes: number): Promis
 
 /** The file of events given inline in the ingest format: their JSON, gzipped. */
 export async function telemetryFileOfEvents(events: unknown[]): Promise<TelemetryFile> {
-  const plain = Buffer.from(JSON.stringify(events));
+  const plain = eventsJson(events);
   return { gzip: await gzip(plain), plain, events };
 }
+
+/**
+ * `Buffer.from(JSON.stringify(events))`, byte for byte, at about 60% of its cost: V8 builds the
+ * text of one large stringify in pieces and joins them when the string is first read (about as
+ * long as the stringify itself for a 2 MB file); the events' texts, each small and flat, are
+ * written one after the other into one buffer instead.
+ */
+export function eventsJson(events: readonly unknown[]): Buffer {
+  const texts: string[] = new Array(events.length);
+  let units = 2 + Math.max(0, events.length - 1);
+  for (let i = 0; i < events.length; i++) {
+    // An element JSON has no text for (undefined, a function) is `null` in an array.
+    const text = (JSON.stringify(events[i]) as string | undefined) ?? 'null';
+    texts[i] = text;
+    units += text.length;
+  }
+  // Sized for ASCII, one byte per UTF-16 unit; any other text is sized exactly on a second try.
+  return joinTexts(texts, units) ?? joinTexts(texts, Buffer.byteLength(`[${texts.join(',')}]`))!;
+}
+
+/** `[texts…]` in a buffer of `bytes`, or null when a text is not ASCII and `bytes` too few. */
+function joinTexts(texts: readonly string[], bytes: number): Buffer | null {
+  const plain = Buffer.allocUnsafe(bytes);
+  let at = 0;
+  plain[at++] = OPEN_ARRAY;
+  for (let i = 0; i < texts.length; i++) {
+    if (i > 0) plain[at++] = COMMA;
+    const text = texts[i]!;
+    const written = plain.write(text, at);
+    if (written !== text.length && at + Buffer.byteLength(text) > bytes - 1) return null;
+    at += written;
+  }
+  plain[at++] = CLOSE_ARRAY;
+  return at === bytes ? plain : null;
+}
+
+const OPEN_ARRAY = 0x5b;
+const COMMA = 0x2c;
+const CLOSE_ARRAY = 0x5d;
 
 /** The file of events given inline, from their JSON text as it arrived (parsed as `events`). */
 export async function telemetryFileOfText(text: Buffer, events: unknown[]): Promise<TelemetryFile> {

@@ -4,12 +4,12 @@
  * (a v1 UUID) and its createdAt.
  */
 import crypto from 'node:crypto';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { v1 as uuidV1, v5 as uuidV5 } from 'uuid';
-import { retentionWindowMs, type Config } from '../config.ts';
+import type { Config } from '../config.ts';
+import { isExpired } from '../domain/retention.ts';
 import { REGION_PLATFORM, type Platform } from '../domain/shards.ts';
 import { IngestError } from './ingest-error.ts';
-import { MatchInput } from './match-input.ts';
+import type { MatchInput } from './match-input.ts';
 
 /** How far a createdAt may lie ahead of the clock: game servers' clocks drift a little. */
 export const MAX_CLOCK_SKEW_MS = 5 * 60_000;
@@ -18,7 +18,11 @@ export const TELEMETRY_DELAY_MS = 120_000;
 /** Namespace of the v5 UUIDs derived for rosters and participants that come without an id. */
 const ID_NAMESPACE = '0b6f0c52-3b1e-4d55-9a53-8f2e7c1d4a90';
 
-const matchInputChecker = TypeCompiler.Compile(MatchInput);
+/**
+ * The schema check: assertMatchInputSchema (match-input-check.ts), or in a prepare worker a
+ * check compiled from its source that throws SchemaCheckFailed for the main thread to redo.
+ */
+export type SchemaAssertion = (input: unknown) => asserts input is MatchInput;
 
 /** A validated match with its ids and timestamps resolved. */
 export interface ValidMatch {
@@ -49,11 +53,9 @@ export function validateMatchInput(
   input: unknown,
   now: number,
   retention: Pick<Config, 'retentionDays'>,
+  assertSchema: SchemaAssertion,
 ): ValidMatch {
-  if (!matchInputChecker.Check(input)) {
-    const error = matchInputChecker.Errors(input).First();
-    throw new IngestError(error?.path.slice(1) ?? '', error?.message ?? 'invalid match');
-  }
+  assertSchema(input);
   const match = input;
   if (match.titleId !== undefined) checkStorable(match.titleId, 'titleId');
   const platform = match.platformShard;
@@ -68,7 +70,7 @@ export function validateMatchInput(
   if (createdAt > now + MAX_CLOCK_SKEW_MS) {
     throw new IngestError('createdAt', `${match.createdAt} lies in the future`);
   }
-  if (createdAt < now - retentionWindowMs(retention)) {
+  if (isExpired(createdAt, retention.retentionDays, now)) {
     throw new IngestError(
       'createdAt',
       `${match.createdAt} is older than the ${retention.retentionDays}-day retention window; the match would never be served`,
