@@ -24,6 +24,12 @@ import { seasonListsFor } from '../season-lists.ts';
 import { PlayerSeasonDocument, PlayerSeasonListDocument } from '../schemas/season-documents.ts';
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
 import { enforceShardRule, requestShard } from '../shards.ts';
+import { readThroughRecorded } from '../../upstream/read-through.ts';
+import { findRecordedDocument } from '../../store/recorded-documents.ts';
+import { seasonStatsRecordingId } from '../../ingest/recorded-season-stats.ts';
+import { newestCountedMatchAt } from '../../store/stats-recency.ts';
+import { recordingWins } from '../../domain/recording-precedence.ts';
+import { renderRecordedDocument } from '../../presenters/recorded-document.ts';
 
 /** Most match ids a season stats record lists per game mode (REFERENCE §1.7). */
 const MATCHES_PER_MODE = 32;
@@ -92,7 +98,7 @@ interface StatsScope {
  * earlier seasons on a platform-region shard, other platforms' seasons on either; lifetime on PC only.
  */
 export function seasonStatsRoutes(app: FastifyInstance, context: RouteContext): void {
-  const { config, store, clock, documents } = context;
+  const { config, store, clock, documents, mirror } = context;
   const seasonLists = seasonListsFor(store, clock);
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -155,15 +161,33 @@ export function seasonStatsRoutes(app: FastifyInstance, context: RouteContext): 
         const { accountId, seasonId } = request.params;
         const shard = requestShard(request.params.shard, config);
         const scope = await statsScope(shard, seasonId);
+        const id = seasonStatsRecordingId(accountId, seasonId);
+        const upstreamError = await readThroughRecorded(
+          mirror,
+          { kind: 'playerSeason', shard: request.params.shard, id, path: request.url },
+          reply,
+        );
+        const self = selfLink(config.publicBaseUrl, request);
+        const tags = [playerTag(shard.platform, accountId), DOCUMENT_KINDS.seasons];
+        const recording = await findRecordedDocument(store.db, 'playerSeason', shard.platform, id);
+        if (recording !== null) {
+          const played = await newestCountedMatchAt(store.db, {
+            platform: shard.platform,
+            accountId,
+            seasonId: scope.listSeasonId,
+          });
+          if (recordingWins(recording.recordedAt, played)) {
+            return { body: renderRecordedDocument(recording, self), tags };
+          }
+        }
         const [player, [view]] = await Promise.all([
           findPlayer(store.db, shard.platform, accountId),
           playerSeasons(scope, [accountId], STANDARD_GAME_MODES),
         ]);
-        if (!player) throw notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
-        return {
-          body: renderPlayerSeason(view!, selfLink(config.publicBaseUrl, request)),
-          tags: [playerTag(shard.platform, accountId), DOCUMENT_KINDS.seasons],
-        };
+        if (!player) {
+          throw upstreamError ?? notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
+        }
+        return { body: renderPlayerSeason(view!, self), tags };
       }),
   );
 

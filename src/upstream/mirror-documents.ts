@@ -1,0 +1,96 @@
+/**
+ * Read-through of the documents this service keeps as recorded — season and lifetime stats,
+ * ranked stats, weapon and survival mastery, clans: when the store's copy is older than its
+ * kind's time to live (UPSTREAM_STATS_TTL_SECONDS) — or there is none — the upstream's document
+ * is fetched (one limited request, spending budget) and stored through ingest's entry point for
+ * recordings (`ingestEntity`), so the route then serves it as the upstream said it. An upstream
+ * 404 is trusted for the TTL (the route answers its own 404); an upstream outage or spent
+ * budget leaves what is stored to be served stale.
+ */
+import { resolveShard } from '../domain/shards.ts';
+import type { IngestDeps } from '../ingest/ingest-deps.ts';
+import { ingestEntity } from '../ingest/ingest-entity.ts';
+import { IngestError } from '../ingest/ingest-error.ts';
+import { deleteCursorsBefore } from '../store/mirror-state.ts';
+import { SingleFlight } from './single-flight.ts';
+import { MISSING, refreshWithinTtl, type Freshness } from './ttl-refresh.ts';
+import { UpstreamUnavailableError, type UpstreamClient } from './upstream-client.ts';
+
+/** A recorded document asked for: its kind (the JSON:API type) and where upstream has it. */
+export interface RecordedLookup {
+  kind:
+    | 'playerSeason'
+    | 'rankedplayerstats'
+    | 'weaponMasterySummary'
+    | 'survivalMasterySummary'
+    | 'clan';
+  /** The shard as the client spelled it (what the upstream is asked on). */
+  shard: string;
+  /** The resource's key within its kind (`<accountId>:<seasonId>`, an account or clan id). */
+  id: string;
+  /** The upstream path, starting `/shards/…`. */
+  path: string;
+}
+
+const CURSOR_PREFIX = 'recorded:';
+
+export class DocumentMirror {
+  private readonly flights = new SingleFlight<Freshness>();
+
+  constructor(
+    private readonly deps: IngestDeps,
+    private readonly client: UpstreamClient,
+    /** Time to live of every recorded kind, ms. */
+    private readonly ttlMs: number,
+    private readonly log: (message: string) => void = () => {},
+  ) {}
+
+  /** Refreshes the document from upstream unless the store's copy is younger than the TTL. */
+  refresh(lookup: RecordedLookup): Promise<Freshness> {
+    const platform =
+      resolveShard(lookup.shard, this.deps.config.shardAliases)?.platform ?? lookup.shard;
+    const cursor = `${CURSOR_PREFIX}${lookup.kind}:${platform}:${lookup.id}`;
+    return refreshWithinTtl(this.deps, this.flights, cursor, this.ttlMs, () =>
+      this.fetch(lookup, platform),
+    );
+  }
+
+  /** Deletes the rows of 404 lookups older than the TTL (the crawl pass calls it). */
+  dropExpiredMissing(): Promise<number> {
+    const before = this.deps.clock.now() - this.ttlMs;
+    return deleteCursorsBefore(this.deps.store.db, CURSOR_PREFIX, MISSING, before);
+  }
+
+  private async fetch(lookup: RecordedLookup, platform: string): Promise<'fresh' | 'missing'> {
+    const answer = await this.client.get(lookup.path.split('?')[0]!, { limited: true });
+    if (answer.status === 404) return 'missing';
+    if (answer.status !== 200) {
+      throw new UpstreamUnavailableError(`upstream answered ${answer.status} for ${lookup.path}`);
+    }
+    let document: unknown;
+    try {
+      document = JSON.parse(answer.body.toString('utf8'));
+    } catch {
+      throw new UpstreamUnavailableError(`the upstream sent ${lookup.path} not as JSON`);
+    }
+    const type = (document as { data?: { type?: unknown } } | null)?.data?.type;
+    if (type !== lookup.kind) {
+      this.log(
+        `upstream ${lookup.path}: a ${String(type)} document, not ${lookup.kind}; not stored`,
+      );
+      return 'missing';
+    }
+    try {
+      await ingestEntity(this.deps, document, {
+        raw: answer.body,
+        platform,
+        recordedAt: this.deps.clock.now(),
+      });
+    } catch (error) {
+      if (!(error instanceof IngestError)) throw error;
+      // Refused (a season this service does not know …): what the store holds is served.
+      this.log(`upstream ${lookup.path} not recorded: ${error.message}`);
+    }
+    return 'fresh';
+  }
+}

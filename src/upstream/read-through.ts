@@ -1,0 +1,53 @@
+/**
+ * The routes' one call into the mirror: refresh what a request reads from upstream when due,
+ * and mark the answer stale (`Age`, `Warning: 110`) when the upstream could not be asked — on a
+ * successful answer only: an error (the 503 or 429 when nothing is held) carries neither.
+ */
+import type { FastifyReply, onSendHookHandler } from 'fastify';
+import type { ApiError } from '../http/jsonapi.ts';
+import type { Mirror } from './mirror.ts';
+import type { RecordedLookup } from './mirror-documents.ts';
+import type { Freshness } from './ttl-refresh.ts';
+
+/** Answers served from the store while the upstream could not be asked: their age in ms (null: unknown). */
+const staleReplies = new WeakMap<FastifyReply, number | null>();
+
+/**
+ * Waits for a refresh and returns the error to answer with when the store then holds nothing
+ * (the upstream was down or out of budget), else null; marks the reply stale in the first case.
+ */
+export async function awaitFreshness(
+  refresh: Promise<Freshness>,
+  reply: FastifyReply,
+): Promise<ApiError | null> {
+  const freshness = await refresh;
+  if (freshness.state !== 'stale') return null;
+  staleReplies.set(reply, freshness.ageMs);
+  return freshness.error;
+}
+
+/**
+ * Refreshes a recorded document (stats, mastery, a clan) from the upstream when one is
+ * configured and the stored copy is past its TTL; see awaitFreshness for the answer.
+ */
+export function readThroughRecorded(
+  mirror: Mirror | null,
+  lookup: RecordedLookup,
+  reply: FastifyReply,
+): Promise<ApiError | null> {
+  if (mirror === null) return Promise.resolve(null);
+  return awaitFreshness(mirror.documents.refresh(lookup), reply);
+}
+
+/**
+ * onSend hook (registered by the app when an upstream is configured): adds `Age` (seconds) and
+ * `Warning` to a successful answer that was marked stale, and nothing else.
+ */
+export const staleAnswerHeaders: onSendHookHandler = (_request, reply, payload, done) => {
+  if (staleReplies.has(reply) && reply.statusCode < 400) {
+    const ageMs = staleReplies.get(reply);
+    if (ageMs != null) reply.header('age', Math.floor(ageMs / 1000));
+    reply.header('warning', '110 - "Response is Stale"');
+  }
+  done(null, payload);
+};
