@@ -14,7 +14,11 @@ import { IngestError } from '../ingest/ingest-error.ts';
 import { deleteCursorsBefore } from '../store/mirror-state.ts';
 import { SingleFlight } from './single-flight.ts';
 import { MISSING, refreshWithinTtl, type Freshness } from './ttl-refresh.ts';
-import { UpstreamUnavailableError, type UpstreamClient } from './upstream-client.ts';
+import {
+  UpstreamUnavailableError,
+  type UpstreamClient,
+  type UpstreamRequestOptions,
+} from './upstream-client.ts';
 
 /** A recorded document asked for: its kind (the JSON:API type) and where upstream has it. */
 export interface RecordedLookup {
@@ -36,6 +40,8 @@ const CURSOR_PREFIX = 'recorded:';
 
 export class DocumentMirror {
   private readonly flights = new SingleFlight<Freshness>();
+  /** Recordings stored new or changed so far (the crawl's summary counts them). */
+  stored = 0;
 
   constructor(
     private readonly deps: IngestDeps,
@@ -45,13 +51,19 @@ export class DocumentMirror {
     private readonly log: (message: string) => void = () => {},
   ) {}
 
-  /** Refreshes the document from upstream unless the store's copy is younger than the TTL. */
-  refresh(lookup: RecordedLookup): Promise<Freshness> {
+  /**
+   * Refreshes the document from upstream unless the store's copy is younger than the TTL;
+   * `request` lets the crawler wait for budget (the routes never wait).
+   */
+  refresh(
+    lookup: RecordedLookup,
+    request: UpstreamRequestOptions = { limited: true },
+  ): Promise<Freshness> {
     const platform =
       resolveShard(lookup.shard, this.deps.config.shardAliases)?.platform ?? lookup.shard;
     const cursor = `${CURSOR_PREFIX}${lookup.kind}:${platform}:${lookup.id}`;
     return refreshWithinTtl(this.deps, this.flights, cursor, this.ttlMs, () =>
-      this.fetch(lookup, platform),
+      this.fetch(lookup, platform, request),
     );
   }
 
@@ -61,8 +73,12 @@ export class DocumentMirror {
     return deleteCursorsBefore(this.deps.store.db, CURSOR_PREFIX, MISSING, before);
   }
 
-  private async fetch(lookup: RecordedLookup, platform: string): Promise<'fresh' | 'missing'> {
-    const answer = await this.client.get(lookup.path.split('?')[0]!, { limited: true });
+  private async fetch(
+    lookup: RecordedLookup,
+    platform: string,
+    request: UpstreamRequestOptions,
+  ): Promise<'fresh' | 'missing'> {
+    const answer = await this.client.get(lookup.path.split('?')[0]!, { ...request, limited: true });
     if (answer.status === 404) return 'missing';
     if (answer.status !== 200) {
       throw new UpstreamUnavailableError(`upstream answered ${answer.status} for ${lookup.path}`);
@@ -81,11 +97,12 @@ export class DocumentMirror {
       return 'missing';
     }
     try {
-      await ingestEntity(this.deps, document, {
+      const result = await ingestEntity(this.deps, document, {
         raw: answer.body,
         platform,
         recordedAt: this.deps.clock.now(),
       });
+      if (result.status !== 'duplicate') this.stored++;
     } catch (error) {
       if (!(error instanceof IngestError)) throw error;
       // Refused (a season this service does not know …): what the store holds is served.

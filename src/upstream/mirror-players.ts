@@ -14,7 +14,7 @@ import { resolveShard } from '../domain/shards.ts';
 import type { IngestDeps } from '../ingest/ingest-deps.ts';
 import { IngestError } from '../ingest/ingest-error.ts';
 import { ingestRecordedPlayers, playerListRecordingId } from '../ingest/recorded-players.ts';
-import { deleteCursorsBefore } from '../store/mirror-state.ts';
+import { deleteCursorsBefore, writeCursor } from '../store/mirror-state.ts';
 import { SingleFlight } from './single-flight.ts';
 import type { MatchMirror } from './mirror-matches.ts';
 import { MISSING, refreshWithinTtl, type Freshness } from './ttl-refresh.ts';
@@ -43,6 +43,10 @@ const SWEEP_EVERY_MS = 60_000;
 /** Matches archived at once in the background. */
 const ARCHIVERS = 4;
 
+/** The cursor that says when a lookup was last fetched. */
+const cursorOf = (lookup: Pick<PlayerLookup, 'platform' | 'by' | 'values'>): string =>
+  `${LOOKUP_PREFIX}${lookup.platform}:${lookup.by}:${[...lookup.values].sort().join(',')}`;
+
 export class PlayerMirror {
   private readonly flights = new SingleFlight<Freshness>();
   private sweptAt = -Infinity;
@@ -61,9 +65,12 @@ export class PlayerMirror {
 
   /** Refreshes the lookup from upstream unless the store's copy is younger than the TTL. */
   async refresh(lookup: PlayerLookup): Promise<Freshness> {
-    const cursor = `${LOOKUP_PREFIX}${lookup.platform}:${lookup.by}:${[...lookup.values].sort().join(',')}`;
-    const freshness = await refreshWithinTtl(this.deps, this.flights, cursor, this.ttlMs, () =>
-      this.fetch(lookup),
+    const freshness = await refreshWithinTtl(
+      this.deps,
+      this.flights,
+      cursorOf(lookup),
+      this.ttlMs,
+      () => this.fetch(lookup),
     );
     if (freshness.state === 'missing') await this.dropExpiredMissing();
     return freshness;
@@ -96,13 +103,20 @@ export class PlayerMirror {
       throw new UpstreamUnavailableError('the upstream sent a player document that is not JSON');
     }
     const platform = resolveShard(shard, this.deps.config.shardAliases)?.platform ?? shard;
+    const now = this.deps.clock.now();
     try {
-      return await ingestRecordedPlayers(this.deps, document, {
+      const players = await ingestRecordedPlayers(this.deps, document, {
         raw: answer.body,
         platform,
-        recordedAt: this.deps.clock.now(),
+        recordedAt: now,
         ...(lookup.by === 'id' ? {} : { listId: playerListRecordingId(lookup.by, lookup.values) }),
       });
+      // Each player is recorded on its own too: a lookup by its id is fresh as well.
+      for (const { accountId } of players) {
+        const cursor = cursorOf({ platform, by: 'id', values: [accountId] });
+        await writeCursor(this.deps.store.db, cursor, String(now), now);
+      }
+      return players;
     } catch (error) {
       if (!(error instanceof IngestError)) throw error;
       this.log(`upstream players of ${shard} not recorded: ${error.message}`);

@@ -21,7 +21,7 @@ export interface Mirror {
   players: PlayerMirror;
   /** Season, lifetime and ranked stats, mastery and clans, kept as recorded. */
   documents: DocumentMirror;
-  /** Watched players' ranked stats and mastery, kept as recorded. */
+  /** Watched players' season, lifetime and ranked stats and mastery, kept as recorded. */
   recordings: RecordingMirror;
 }
 
@@ -42,6 +42,6 @@ export function createMirror(
   const matches = new MatchMirror(deps, client, log);
   const players = new PlayerMirror(deps, client, matches, upstream.ttlMs.players, log);
   const documents = new DocumentMirror(deps, client, upstream.ttlMs.stats, log);
-  const recordings = new RecordingMirror(deps, client, log);
+  const recordings = new RecordingMirror(deps, client, documents);
   return { client, matches, players, documents, recordings };
 }
