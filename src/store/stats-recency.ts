@@ -1,7 +1,9 @@
 /**
- * When the newest match counted by a player's season or lifetime stats was played: what a
- * recorded stats document is weighed against (recording-precedence.ts). One indexed query.
+ * A recorded season or lifetime stats document weighed against what the store derives: it is
+ * served while no match counted by those stats was played after it (recording-precedence.ts).
  */
+import { recordingWins } from '../domain/recording-precedence.ts';
+import { findRecordedDocument, type RecordedDocument } from './recorded-documents.ts';
 import type { Db } from './store.ts';
 
 /**
@@ -21,4 +23,18 @@ export async function newestCountedMatchAt(
   if (query.seasonId !== null) select = select.where('season_id', '=', query.seasonId);
   const row = await select.executeTakeFirst();
   return row?.newest == null ? null : Number(row.newest);
+}
+
+/**
+ * The `playerSeason` recording kept under `id` when it is to be served rather than derived
+ * stats, else null. `listSeasonId`: the season whose matches count (null for lifetime).
+ */
+export async function findServedSeasonRecording(
+  db: Db,
+  query: { platform: string; accountId: string; id: string; listSeasonId: string | null },
+): Promise<RecordedDocument | null> {
+  const recording = await findRecordedDocument(db, 'playerSeason', query.platform, query.id);
+  if (recording === null) return null;
+  const played = await newestCountedMatchAt(db, { ...query, seasonId: query.listSeasonId });
+  return recordingWins(recording.recordedAt, played) ? recording : null;
 }

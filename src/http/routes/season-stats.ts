@@ -25,10 +25,8 @@ import { PlayerSeasonDocument, PlayerSeasonListDocument } from '../schemas/seaso
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
 import { enforceShardRule, requestShard } from '../shards.ts';
 import { readThroughRecorded } from '../../upstream/read-through.ts';
-import { findRecordedDocument } from '../../store/recorded-documents.ts';
 import { seasonStatsRecordingId } from '../../ingest/recorded-season-stats.ts';
-import { newestCountedMatchAt } from '../../store/stats-recency.ts';
-import { recordingWins } from '../../domain/recording-precedence.ts';
+import { findServedSeasonRecording } from '../../store/stats-recency.ts';
 import { renderRecordedDocument } from '../../presenters/recorded-document.ts';
 
 /** Most match ids a season stats record lists per game mode (REFERENCE §1.7). */
@@ -169,17 +167,10 @@ export function seasonStatsRoutes(app: FastifyInstance, context: RouteContext): 
         );
         const self = selfLink(config.publicBaseUrl, request);
         const tags = [playerTag(shard.platform, accountId), DOCUMENT_KINDS.seasons];
-        const recording = await findRecordedDocument(store.db, 'playerSeason', shard.platform, id);
-        if (recording !== null) {
-          const played = await newestCountedMatchAt(store.db, {
-            platform: shard.platform,
-            accountId,
-            seasonId: scope.listSeasonId,
-          });
-          if (recordingWins(recording.recordedAt, played)) {
-            return { body: renderRecordedDocument(recording, self), tags };
-          }
-        }
+        const { platform, listSeasonId } = scope;
+        const query = { platform, accountId, id, listSeasonId };
+        const recording = await findServedSeasonRecording(store.db, query);
+        if (recording !== null) return { body: renderRecordedDocument(recording, self), tags };
         const [player, [view]] = await Promise.all([
           findPlayer(store.db, shard.platform, accountId),
           playerSeasons(scope, [accountId], STANDARD_GAME_MODES),
