@@ -12,7 +12,8 @@ import { runJobOnce } from '../../src/jobs/scheduler.ts';
 import { buildSamplesJob } from '../../src/jobs/build-samples.ts';
 import { openStore } from '../../src/store/store.ts';
 import { DEFAULT_CRAWL_SHARDS } from '../../src/upstream/mirror-crawl.ts';
-import { ownDatabase, type OwnDatabase } from '../faults/fault-helpers.ts';
+import crypto from 'node:crypto';
+import pg from 'pg';
 
 const MATCH_ROUTE = '/shards/:shard/matches/:matchId';
 const DAY_MS = 86_400_000;
@@ -20,6 +21,27 @@ const MATCHES = 60;
 
 /** Where the mirror's store is: a SQLite file under DATA_DIR, or a database of its own. */
 const TARGETS = ['sqlite', ...(process.env.TEST_DATABASE_URL ? ['postgres' as const] : [])];
+
+/** Runs one statement on the server of TEST_DATABASE_URL on a connection of its own. */
+async function admin(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A database of the mirror's own on that server: its URL, and a drop to call afterwards. */
+async function ownDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `gd_mirror_kill_${crypto.randomBytes(4).toString('hex')}`;
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
 
 describe('gamedata mirror --once: killed with SIGKILL, then run again', () => {
   let upstream: TestUpstream;
@@ -58,9 +80,7 @@ describe('gamedata mirror --once: killed with SIGKILL, then run again', () => {
   for (const target of TARGETS) {
     test(`the restart completes the pass, each match stored once, little repeated (${target})`, async (t) => {
       upstream.received.clear();
-      const database: OwnDatabase | null =
-        target === 'postgres' ? await ownDatabase('mirror_kill') : null;
-      await database?.create();
+      const database = target === 'postgres' ? await ownDatabase() : null;
       t.after(() => database?.drop());
       const targetDir = fs.mkdtempSync(path.join(dataDir, `${target}-`));
       const env = {
