@@ -83,9 +83,10 @@ export class DocumentMirror {
     if (answer.status !== 200) {
       throw new UpstreamUnavailableError(`upstream answered ${answer.status} for ${lookup.path}`);
     }
+    const body = this.client.relink(answer.body, this.deps.config.publicBaseUrl);
     let document: unknown;
     try {
-      document = JSON.parse(answer.body.toString('utf8'));
+      document = JSON.parse(body.toString('utf8'));
     } catch {
       throw new UpstreamUnavailableError(`the upstream sent ${lookup.path} not as JSON`);
     }
@@ -98,7 +99,7 @@ export class DocumentMirror {
     }
     try {
       const result = await ingestEntity(this.deps, document, {
-        raw: answer.body,
+        raw: body,
         platform,
         recordedAt: this.deps.clock.now(),
       });

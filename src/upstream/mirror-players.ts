@@ -96,9 +96,10 @@ export class PlayerMirror {
     lookup: Pick<PlayerLookup, 'by' | 'values'>,
     answer: UpstreamAnswer,
   ): Promise<{ accountId: string; name: string | null; matchIds: string[] }[]> {
+    const body = this.client.relink(answer.body, this.deps.config.publicBaseUrl);
     let document: unknown;
     try {
-      document = JSON.parse(answer.body.toString('utf8'));
+      document = JSON.parse(body.toString('utf8'));
     } catch {
       throw new UpstreamUnavailableError('the upstream sent a player document that is not JSON');
     }
@@ -106,7 +107,7 @@ export class PlayerMirror {
     const now = this.deps.clock.now();
     try {
       const players = await ingestRecordedPlayers(this.deps, document, {
-        raw: answer.body,
+        raw: body,
         platform,
         recordedAt: now,
         ...(lookup.by === 'id' ? {} : { listId: playerListRecordingId(lookup.by, lookup.values) }),
