@@ -8,8 +8,14 @@
 /** Operations that fetch what the store lacks from the upstream. */
 const READ_THROUGH_OPERATIONS: ReadonlySet<string> = new Set([
   'getMatch',
+  'getTelemetry',
   'getPlayer',
   'searchPlayers',
+  'getPlayerSeasonStats',
+  'getRankedStats',
+  'getWeaponMastery',
+  'getSurvivalMastery',
+  'getClan',
 ]);
 
 /** Whether the route of `operationId` reads through, given whether an upstream is configured. */
