@@ -2,7 +2,8 @@
  * Recorded season and lifetime stats documents (`playerSeason`) of the real service or an
  * upstream, kept as the bytes given and served as recorded — only the top-level `links.self`
  * rewritten — while no match played after the recording counts toward them
- * (recording-precedence.ts). Kept under `<accountId>:<seasonId>` (`lifetime` for lifetime). A
+ * (recording-precedence.ts). Kept under `<accountId>:<seasonId>` (`lifetime` for lifetime); a
+ * batch answer (a list of them, one game mode) as `playerSeasonList` under its lookup. A
  * recording must name the player and the season in `data.relationships` (a season of its
  * platform, or `lifetime`) and hold `data.attributes.gameModeStats`, an object.
  */
@@ -72,6 +73,45 @@ export async function ingestRecordedSeasonStats(
     [playerTag(platform, accountId)],
     now,
     () => putRecordedDocument(deps.store.db, recording, now),
+  );
+  return recordingResult(changed, recording);
+}
+
+/** The id a batch season stats recording is kept under: season, game mode and sorted ids. */
+export const seasonStatsListRecordingId = (
+  seasonId: string,
+  gameMode: string,
+  accountIds: readonly string[],
+): string => `${seasonId}:${gameMode}:${[...accountIds].sort().join(',')}`;
+
+/**
+ * Stores a recorded batch season stats answer (`data` a list of `playerSeason`) under `listId`
+ * (seasonStatsListRecordingId). Throws IngestError when it is not one.
+ */
+export async function ingestRecordedSeasonStatsList(
+  deps: IngestDeps,
+  document: unknown,
+  options: RecordingOptions & { listId: string },
+): Promise<EntityResult> {
+  const data = isObject(document) ? document.data : undefined;
+  if (!Array.isArray(data)) throw new IngestError('data', 'must be a list of playerSeason');
+  const accountIds = data.map((item, index) => {
+    const player = isObject(item) && isObject(item.relationships) ? item.relationships.player : {};
+    const id = isObject(player) && isObject(player.data) ? player.data.id : undefined;
+    if (!isObject(item) || item.type !== 'playerSeason' || typeof id !== 'string') {
+      throw new IngestError(`data/${index}`, 'must be a playerSeason naming its player');
+    }
+    return id;
+  });
+  const recording = recordingOf(deps, document, options, {
+    kind: 'playerSeasonList',
+    platform: recordingPlatform(deps, document, options.platform),
+    id: options.listId,
+  });
+  const now = deps.clock.now();
+  const tags = accountIds.map((id) => playerTag(recording.platform, id));
+  const changed = await withDocumentChanges(deps.store.db, tags, now, () =>
+    putRecordedDocument(deps.store.db, recording, now),
   );
   return recordingResult(changed, recording);
 }

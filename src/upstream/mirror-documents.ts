@@ -10,6 +10,7 @@
 import { resolveShard } from '../domain/shards.ts';
 import type { IngestDeps } from '../ingest/ingest-deps.ts';
 import { ingestEntity } from '../ingest/ingest-entity.ts';
+import { ingestRecordedSeasonStatsList } from '../ingest/recorded-season-stats.ts';
 import { IngestError } from '../ingest/ingest-error.ts';
 import { deleteCursorsBefore } from '../store/mirror-state.ts';
 import { SingleFlight } from './single-flight.ts';
@@ -27,12 +28,14 @@ export interface RecordedLookup {
     | 'rankedplayerstats'
     | 'weaponMasterySummary'
     | 'survivalMasterySummary'
-    | 'clan';
+    | 'clan'
+    /** A batch season stats answer (a list of `playerSeason`), kept under its lookup. */
+    | 'playerSeasonList';
   /** The shard as the client spelled it (what the upstream is asked on). */
   shard: string;
   /** The resource's key within its kind (`<accountId>:<seasonId>`, an account or clan id). */
   id: string;
-  /** The upstream path, starting `/shards/…`. */
+  /** The upstream path, starting `/shards/…` (with the query the upstream needs, if any). */
   path: string;
 }
 
@@ -78,7 +81,7 @@ export class DocumentMirror {
     platform: string,
     request: UpstreamRequestOptions,
   ): Promise<'fresh' | 'missing'> {
-    const answer = await this.client.get(lookup.path.split('?')[0]!, { ...request, limited: true });
+    const answer = await this.client.get(lookup.path, { ...request, limited: true });
     if (answer.status === 404) return 'missing';
     if (answer.status !== 200) {
       throw new UpstreamUnavailableError(`upstream answered ${answer.status} for ${lookup.path}`);
@@ -90,7 +93,8 @@ export class DocumentMirror {
     } catch {
       throw new UpstreamUnavailableError(`the upstream sent ${lookup.path} not as JSON`);
     }
-    const type = (document as { data?: { type?: unknown } } | null)?.data?.type;
+    const data = (document as { data?: { type?: unknown } } | null)?.data;
+    const type = Array.isArray(data) ? 'playerSeasonList' : data?.type;
     if (type !== lookup.kind) {
       this.log(
         `upstream ${lookup.path}: a ${String(type)} document, not ${lookup.kind}; not stored`,
@@ -98,11 +102,14 @@ export class DocumentMirror {
       return 'missing';
     }
     try {
-      const result = await ingestEntity(this.deps, document, {
-        raw: body,
-        platform,
-        recordedAt: this.deps.clock.now(),
-      });
+      const options = { raw: body, platform, recordedAt: this.deps.clock.now() };
+      const result =
+        lookup.kind === 'playerSeasonList'
+          ? await ingestRecordedSeasonStatsList(this.deps, document, {
+              ...options,
+              listId: lookup.id,
+            })
+          : await ingestEntity(this.deps, document, options);
       if (result.status !== 'duplicate') this.stored++;
     } catch (error) {
       if (!(error instanceof IngestError)) throw error;

@@ -26,6 +26,9 @@ export async function awaitFreshness(
   return freshness.error;
 }
 
+/** The path of a request URL without its query: what the upstream is asked for a keyed document. */
+export const pathOf = (url: string): string => url.split('?', 1)[0]!;
+
 /**
  * Refreshes a recorded document (stats, mastery, a clan) from the upstream when one is
  * configured and the stored copy is past its TTL; see awaitFreshness for the answer.

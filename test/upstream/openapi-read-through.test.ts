@@ -12,6 +12,7 @@ const READ_THROUGH_PATHS = [
   '/shards/{shard}/players/{accountId}',
   '/shards/{shard}/players/{accountId}/seasons/{seasonId}',
   '/shards/{shard}/players/{accountId}/seasons/{seasonId}/ranked',
+  '/shards/{shard}/seasons/{seasonId}/gameMode/{gameMode}/players',
   '/shards/{shard}/players/{accountId}/weapon_mastery',
   '/shards/{shard}/players/{accountId}/survival_mastery',
   '/shards/{shard}/clans/{clanId}',

@@ -74,6 +74,7 @@ for (const database of testDatabases) {
         `/shards/pc-b/players/${player}/weapon_mastery`,
         `/shards/pc-b/players/${player}/survival_mastery`,
         `/shards/pc-b/clans/${CLAN}`,
+        `/shards/pc-b/seasons/${season}/gameMode/duo/players?filter[playerIds]=${player},${accountId(1)}`,
       ];
       for (const url of urls) {
         const first = await get(url);

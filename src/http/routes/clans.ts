@@ -10,7 +10,7 @@ import { renderRecordedDocument } from '../../presenters/recorded-document.ts';
 import { notFound, selfLink } from '../jsonapi.ts';
 import { DOCUMENT_KINDS } from '../../store/document-changes.ts';
 import { enforceShardRule, requestShard } from '../shards.ts';
-import { readThroughRecorded } from '../../upstream/read-through.ts';
+import { pathOf, readThroughRecorded } from '../../upstream/read-through.ts';
 import { ClanDocument } from '../schemas/clan-document.ts';
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
 
@@ -55,7 +55,7 @@ export function clanRoutes(app: FastifyInstance, context: RouteContext): void {
         enforceShardRule(shard, { platform: true, region: false }, 'Clans', config);
         const upstreamError = await readThroughRecorded(
           mirror,
-          { kind: 'clan', shard: request.params.shard, id: clanId, path: request.url },
+          { kind: 'clan', shard: request.params.shard, id: clanId, path: pathOf(request.url) },
           reply,
         );
         const [recording, clan] = await Promise.all([

@@ -12,7 +12,7 @@ import { renderRecordedDocument } from '../../presenters/recorded-document.ts';
 import { notFound, selfLink } from '../jsonapi.ts';
 import { DOCUMENT_KINDS, playerTag } from '../../store/document-changes.ts';
 import { enforceShardRule, platformSpelling, requestShard } from '../shards.ts';
-import { readThroughRecorded } from '../../upstream/read-through.ts';
+import { pathOf, readThroughRecorded } from '../../upstream/read-through.ts';
 import { SurvivalMasteryDocument, WeaponMasteryDocument } from '../schemas/mastery-documents.ts';
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
 
@@ -74,7 +74,7 @@ export function masteryRoutes(app: FastifyInstance, context: RouteContext): void
             kind: 'weaponMasterySummary',
             shard: request.params.shard,
             id: accountId,
-            path: request.url,
+            path: pathOf(request.url),
           },
           reply,
         );
@@ -123,7 +123,7 @@ export function masteryRoutes(app: FastifyInstance, context: RouteContext): void
             kind: 'survivalMasterySummary',
             shard: request.params.shard,
             id: accountId,
-            path: request.url,
+            path: pathOf(request.url),
           },
           reply,
         );

@@ -12,7 +12,7 @@ import { notFound, selfLink } from '../jsonapi.ts';
 import { DOCUMENT_KINDS, playerTag } from '../../store/document-changes.ts';
 import { seasonListsFor } from '../season-lists.ts';
 import { enforceShardRule, requestShard } from '../shards.ts';
-import { readThroughRecorded } from '../../upstream/read-through.ts';
+import { pathOf, readThroughRecorded } from '../../upstream/read-through.ts';
 import { RankedStatsDocument } from '../schemas/ranked-document.ts';
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
 
@@ -71,7 +71,7 @@ export function rankedRoutes(app: FastifyInstance, context: RouteContext): void 
             kind: 'rankedplayerstats',
             shard: request.params.shard,
             id: rankedRecordingId(accountId, seasonId),
-            path: request.url,
+            path: pathOf(request.url),
           },
           reply,
         );

@@ -12,6 +12,7 @@ const READ_THROUGH_OPERATIONS: ReadonlySet<string> = new Set([
   'getPlayer',
   'searchPlayers',
   'getPlayerSeasonStats',
+  'getSeasonStatsBatch',
   'getRankedStats',
   'getWeaponMastery',
   'getSurvivalMastery',
