@@ -69,6 +69,8 @@ export async function crawlUpstream(
 ): Promise<CrawlSummary> {
   const started = Date.now();
   await mirror.players.dropExpiredMissing();
+  await mirror.documents.dropExpiredMissing();
+  await mirror.lists.dropExpiredMissing();
   const summary: CrawlSummary = {
     samples: 0,
     skippedSamples: 0,

@@ -1,7 +1,8 @@
 /**
  * Read-through of the documents this service keeps as recorded — season and lifetime stats,
- * ranked stats, weapon and survival mastery, clans: when the store's copy is older than its
- * kind's time to live (UPSTREAM_STATS_TTL_SECONDS) — or there is none — the upstream's document
+ * ranked stats, weapon and survival mastery, clans (one mirror, UPSTREAM_STATS_TTL_SECONDS);
+ * seasons lists, leaderboards and samples (another, UPSTREAM_LIST_TTL_SECONDS): when the store's
+ * copy is older than its kind's time to live — or there is none — the upstream's document
  * is fetched (one limited request, spending budget) and stored through ingest's entry point for
  * recordings (`ingestEntity`), so the route then serves it as the upstream said it. An upstream
  * 404 is trusted for the TTL (the route answers its own 404); an upstream outage or spent
@@ -11,6 +12,7 @@ import { resolveShard } from '../domain/shards.ts';
 import type { IngestDeps } from '../ingest/ingest-deps.ts';
 import { ingestEntity } from '../ingest/ingest-entity.ts';
 import { ingestRecordedSeasonStatsList } from '../ingest/recorded-season-stats.ts';
+import { ingestRecordedList, isRecordedListKind } from '../ingest/recorded-lists.ts';
 import { IngestError } from '../ingest/ingest-error.ts';
 import { deleteCursorsBefore } from '../store/mirror-state.ts';
 import { SingleFlight } from './single-flight.ts';
@@ -30,16 +32,26 @@ export interface RecordedLookup {
     | 'survivalMasterySummary'
     | 'clan'
     /** A batch season stats answer (a list of `playerSeason`), kept under its lookup. */
-    | 'playerSeasonList';
+    | 'playerSeasonList'
+    /** A platform's seasons, a leaderboard page, a sample (recorded-lists.ts). */
+    | 'seasonList'
+    | 'leaderboard'
+    | 'sample';
   /** The shard as the client spelled it (what the upstream is asked on). */
   shard: string;
-  /** The resource's key within its kind (`<accountId>:<seasonId>`, an account or clan id). */
+  /**
+   * The resource's key within its kind (`<accountId>:<seasonId>`, an account or clan id; for
+   * the list kinds the shard and the query, as the route words it).
+   */
   id: string;
   /** The upstream path, starting `/shards/…` (with the query the upstream needs, if any). */
   path: string;
 }
 
-const CURSOR_PREFIX = 'recorded:';
+/** Cursor name prefix of the stats kinds; the list kinds' mirror has its own (its own TTL). */
+export const RECORDED_CURSOR_PREFIX = 'recorded:';
+/** Cursor name prefix of seasons lists, leaderboards and samples. */
+export const LIST_CURSOR_PREFIX = 'recorded-list:';
 
 export class DocumentMirror {
   private readonly flights = new SingleFlight<Freshness>();
@@ -52,6 +64,8 @@ export class DocumentMirror {
     /** Time to live of every recorded kind, ms. */
     private readonly ttlMs: number,
     private readonly log: (message: string) => void = () => {},
+    /** Names this mirror's cursors, so each sweeps its own 404s by its own TTL. */
+    private readonly cursorPrefix: string = RECORDED_CURSOR_PREFIX,
   ) {}
 
   /**
@@ -64,7 +78,7 @@ export class DocumentMirror {
   ): Promise<Freshness> {
     const platform =
       resolveShard(lookup.shard, this.deps.config.shardAliases)?.platform ?? lookup.shard;
-    const cursor = `${CURSOR_PREFIX}${lookup.kind}:${platform}:${lookup.id}`;
+    const cursor = `${this.cursorPrefix}${lookup.kind}:${platform}:${lookup.id}`;
     return refreshWithinTtl(this.deps, this.flights, cursor, this.ttlMs, () =>
       this.fetch(lookup, platform, request),
     );
@@ -73,7 +87,7 @@ export class DocumentMirror {
   /** Deletes the rows of 404 lookups older than the TTL (the crawl pass calls it). */
   dropExpiredMissing(): Promise<number> {
     const before = this.deps.clock.now() - this.ttlMs;
-    return deleteCursorsBefore(this.deps.store.db, CURSOR_PREFIX, MISSING, before);
+    return deleteCursorsBefore(this.deps.store.db, this.cursorPrefix, MISSING, before);
   }
 
   private async fetch(
@@ -94,7 +108,8 @@ export class DocumentMirror {
       throw new UpstreamUnavailableError(`the upstream sent ${lookup.path} not as JSON`);
     }
     const data = (document as { data?: { type?: unknown } } | null)?.data;
-    const type = Array.isArray(data) ? 'playerSeasonList' : data?.type;
+    const listOf = lookup.kind === 'seasonList' ? 'seasonList' : 'playerSeasonList';
+    const type = Array.isArray(data) ? listOf : data?.type;
     if (type !== lookup.kind) {
       this.log(
         `upstream ${lookup.path}: a ${String(type)} document, not ${lookup.kind}; not stored`,
@@ -103,13 +118,13 @@ export class DocumentMirror {
     }
     try {
       const options = { raw: body, platform, recordedAt: this.deps.clock.now() };
+      const { kind, id: listId } = lookup;
       const result =
-        lookup.kind === 'playerSeasonList'
-          ? await ingestRecordedSeasonStatsList(this.deps, document, {
-              ...options,
-              listId: lookup.id,
-            })
-          : await ingestEntity(this.deps, document, options);
+        kind === 'playerSeasonList'
+          ? await ingestRecordedSeasonStatsList(this.deps, document, { ...options, listId })
+          : isRecordedListKind(kind)
+            ? await ingestRecordedList(this.deps, document, { ...options, kind, listId })
+            : await ingestEntity(this.deps, document, options);
       if (result.status !== 'duplicate') this.stored++;
     } catch (error) {
       if (!(error instanceof IngestError)) throw error;

@@ -10,7 +10,7 @@ import { MatchMirror } from './mirror-matches.ts';
 import { UpstreamClient } from './upstream-client.ts';
 import { SharedKeyBudgets } from './shared-key-budget.ts';
 import { PlayerMirror } from './mirror-players.ts';
-import { DocumentMirror } from './mirror-documents.ts';
+import { DocumentMirror, LIST_CURSOR_PREFIX } from './mirror-documents.ts';
 import { RecordingMirror } from './mirror-recordings.ts';
 
 export { upstreamApiError } from './upstream-errors.ts';
@@ -21,6 +21,8 @@ export interface Mirror {
   players: PlayerMirror;
   /** Season, lifetime and ranked stats, mastery and clans, kept as recorded. */
   documents: DocumentMirror;
+  /** Seasons lists, leaderboards and samples, kept as recorded (their own, shorter TTL). */
+  lists: DocumentMirror;
   /** Watched players' season, lifetime and ranked stats and mastery, kept as recorded. */
   recordings: RecordingMirror;
 }
@@ -42,6 +44,7 @@ export function createMirror(
   const matches = new MatchMirror(deps, client, log);
   const players = new PlayerMirror(deps, client, matches, upstream.ttlMs.players, log);
   const documents = new DocumentMirror(deps, client, upstream.ttlMs.stats, log);
+  const lists = new DocumentMirror(deps, client, upstream.ttlMs.lists, log, LIST_CURSOR_PREFIX);
   const recordings = new RecordingMirror(deps, client, documents);
-  return { client, matches, players, documents, recordings };
+  return { client, matches, players, documents, lists, recordings };
 }

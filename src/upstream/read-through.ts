@@ -5,6 +5,9 @@
  */
 import type { FastifyReply, onSendHookHandler } from 'fastify';
 import type { ApiError } from '../http/jsonapi.ts';
+import { isRecordedListKind, type RecordedListKind } from '../ingest/recorded-lists.ts';
+import { findRecordedDocument, type RecordedDocument } from '../store/recorded-documents.ts';
+import type { Store } from '../store/store.ts';
 import type { Mirror } from './mirror.ts';
 import type { RecordedLookup } from './mirror-documents.ts';
 import type { Freshness } from './ttl-refresh.ts';
@@ -30,8 +33,9 @@ export async function awaitFreshness(
 export const pathOf = (url: string): string => url.split('?', 1)[0]!;
 
 /**
- * Refreshes a recorded document (stats, mastery, a clan) from the upstream when one is
- * configured and the stored copy is past its TTL; see awaitFreshness for the answer.
+ * Refreshes a recorded document (stats, mastery, a clan; a seasons list, leaderboard or sample)
+ * from the upstream when one is configured and the stored copy is past its kind's TTL; see
+ * awaitFreshness for the answer.
  */
 export function readThroughRecorded(
   mirror: Mirror | null,
@@ -39,7 +43,33 @@ export function readThroughRecorded(
   reply: FastifyReply,
 ): Promise<ApiError | null> {
   if (mirror === null) return Promise.resolve(null);
-  return awaitFreshness(mirror.documents.refresh(lookup), reply);
+  const documents = isRecordedListKind(lookup.kind) ? mirror.lists : mirror.documents;
+  return awaitFreshness(documents.refresh(lookup), reply);
+}
+
+/** What a route serves of a recorded list (a seasons list, leaderboard or sample). */
+export interface RecordedList {
+  /** The upstream's document as recorded; null when none is (or no upstream is configured). */
+  recording: RecordedDocument | null;
+  /** The 503 or 429 to answer when this service built nothing itself either; else null. */
+  upstreamError: ApiError | null;
+}
+
+/**
+ * With an upstream configured, refreshes a seasons list, leaderboard page or sample past
+ * UPSTREAM_LIST_TTL_SECONDS and returns the recording to serve; the route serves what it built
+ * itself only when there is none. Without an upstream: nothing, and the route answers as before.
+ */
+export async function readThroughList(
+  deps: { mirror: Mirror | null; store: Store },
+  lookup: RecordedLookup & { kind: RecordedListKind; platform: string },
+  reply: FastifyReply,
+): Promise<RecordedList> {
+  if (deps.mirror === null) return { recording: null, upstreamError: null };
+  const upstreamError = await readThroughRecorded(deps.mirror, lookup, reply);
+  const { kind, platform, id } = lookup;
+  const recording = await findRecordedDocument(deps.store.db, kind, platform, id);
+  return { recording, upstreamError };
 }
 
 /**
