@@ -16,6 +16,10 @@ const READ_THROUGH_PATHS = [
   '/shards/{shard}/players/{accountId}/weapon_mastery',
   '/shards/{shard}/players/{accountId}/survival_mastery',
   '/shards/{shard}/clans/{clanId}',
+  '/shards/{shard}/seasons',
+  '/shards/{shard}/leaderboards/{gameMode}',
+  '/shards/{shard}/leaderboards/{seasonId}/{gameMode}',
+  '/shards/{shard}/samples',
 ];
 
 describe('/openapi.json with an upstream: every read-through route documents its 429 and 503', () => {

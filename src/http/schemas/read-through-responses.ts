@@ -17,6 +17,10 @@ const READ_THROUGH_OPERATIONS: ReadonlySet<string> = new Set([
   'getWeaponMastery',
   'getSurvivalMastery',
   'getClan',
+  'listSeasons',
+  'getLeaderboardPage',
+  'getRegionLeaderboard',
+  'getSamples',
 ]);
 
 /** Whether the route of `operationId` reads through, given whether an upstream is configured. */
