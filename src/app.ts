@@ -116,6 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Age and Warning on what is served stale from a mirror, if the answer is a success.
   if (context.mirror) app.addHook('onSend', staleAnswerHeaders);
+  app.addHook('onClose', async () => context.mirror?.players.stop());
   for (const registerRoutes of ROUTES) registerRoutes(app, context);
   app.addHook('onReady', async () =>
     fastPath.enable({

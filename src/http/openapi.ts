@@ -79,6 +79,11 @@ function completeRouteSchema(
     503: errorResponse(503, causes.unavailable, RETRY_AFTER),
   };
   const response: ResponseDocs = { ...shared, ...own };
+  // A route's own 503 (a build not ready yet) is also the upstream's when it reads through.
+  if (readThrough && own[503] !== undefined) {
+    const description = `${String(own[503].description)}; or: ${causes.unavailable}`;
+    response[503] = { ...shared[503], description };
+  }
   // Answers counted against a budget carry its headers (a 401 or 415 comes before counting).
   if (limited) {
     for (const [status, doc] of Object.entries(response)) {

@@ -2,7 +2,7 @@
  * Everything ingest takes besides matches, behind one entry point that every source (files,
  * HTTP, an upstream) calls for an item that is not a match: clan inputs (`"kind": "clan"`),
  * player statuses (`"kind": "playerStatus"`), and recorded `rankedplayerstats`, `clan`,
- * `weaponMasterySummary` and `survivalMasterySummary` documents of the real service.
+ * `weaponMasterySummary`, `survivalMasterySummary` and `playerSeason` documents of the real service.
  */
 import { ingestClan, ingestPlayerStatus, type EntityResult } from './ingest-clan.ts';
 import type { IngestDeps } from './ingest-match.ts';
@@ -13,6 +13,7 @@ import {
   type RecordingOptions,
 } from './recorded-documents.ts';
 import { ingestRecordedMastery } from './mastery-recorded.ts';
+import { ingestRecordedSeasonStats } from './recorded-season-stats.ts';
 
 export type { EntityResult, RecordingOptions };
 
@@ -39,6 +40,8 @@ export async function ingestEntity(
     case 'weaponMasterySummary':
     case 'survivalMasterySummary':
       return ingestRecordedMastery(deps, item, options);
+    case 'playerSeason':
+      return ingestRecordedSeasonStats(deps, item, options);
     default:
       return (item as { kind: string }).kind === 'clan'
         ? ingestClan(deps, item)

@@ -45,12 +45,16 @@ export interface RecordingOptions {
   recordedAt?: number;
 }
 
-/** The JSON:API types of the recordings ingest takes (mastery ones: mastery-recorded.ts). */
+/**
+ * The JSON:API types of the recordings ingest takes (mastery ones: mastery-recorded.ts, season
+ * stats: recorded-season-stats.ts).
+ */
 export const RECORDED_TYPES = [
   'rankedplayerstats',
   'clan',
   'weaponMasterySummary',
   'survivalMasterySummary',
+  'playerSeason',
 ] as const;
 
 type Json = Record<string, unknown>;

@@ -39,7 +39,7 @@ export interface CrawlSummary {
   samples: number;
   skippedSamples: number;
   watched: number;
-  /** Watched players' ranked stats and mastery recordings stored (new or changed). */
+  /** Watched players' stats and mastery recordings stored (new or changed). */
   recordings: number;
   matches: Record<MirroredMatch, number>;
   ms: number;
@@ -69,6 +69,8 @@ export async function crawlUpstream(
 ): Promise<CrawlSummary> {
   const started = Date.now();
   await mirror.players.dropExpiredMissing();
+  await mirror.documents.dropExpiredMissing();
+  await mirror.lists.dropExpiredMissing();
   const summary: CrawlSummary = {
     samples: 0,
     skippedSamples: 0,
@@ -125,6 +127,8 @@ export async function crawlUpstream(
       if (answer.status !== 200) {
         throw new UpstreamUnavailableError(`upstream answered ${answer.status} for ${path}`);
       }
+      // Stored as recorded: a watched player is served as the upstream last said.
+      await mirror.players.record(shard, { by: 'names', values: batch.map((p) => p.name) }, answer);
       const found = parseJson(answer.body).data;
       for (const player of Array.isArray(found) ? found.filter(isObject) : []) {
         const name = isObject(player.attributes) ? player.attributes.name : undefined;

@@ -1,35 +1,33 @@
 /**
- * Read-through of players (by account id, or by names): when the store's copy of a player is
- * older than UPSTREAM_PLAYER_TTL_SECONDS — or there is none — the upstream's player document
- * is fetched (one limited request, spending budget) and every match it lists is archived
- * through the match mirror (unlimited), so the player, its name and its match list enter the
- * store through the ingest pipeline like any match's players. When each lookup was last
- * refreshed is kept in the store (mirror_cursors), so every instance knows, and a lookup within
- * its time to live costs no upstream budget at all. A lookup the upstream answered 404 is kept
- * as `missing:<time>` just as long (the 404 is trusted for the TTL), then its row is deleted,
- * so lookups of names that never existed do not pile up in the store.
+ * Read-through of players (by account id, by names or by ids): when the store's copy of a lookup
+ * is older than UPSTREAM_PLAYER_TTL_SECONDS — or there is none — the upstream's answer is
+ * fetched (one limited request, spending budget) and stored through ingest as a recording
+ * (recorded-players.ts), so the route answers at once with the player as the upstream said it.
+ * The matches it lists are then archived in the background through the match mirror
+ * (unlimited requests, no budget), so they feed stats, samples and leaderboards here without
+ * the client waiting for them. TTL bookkeeping: ttl-refresh.ts.
  *
  * If the upstream is down or the budget spent, what the store holds is served stale (the route
  * says how old, with `Age` and `Warning`); with nothing held the error is the answer.
  */
-import type { Clock } from '../clock.ts';
-import type { Store } from '../store/store.ts';
-import { deleteCursorsBefore, readCursor, writeCursor } from '../store/mirror-state.ts';
-import type { ApiError } from '../http/jsonapi.ts';
+import { resolveShard } from '../domain/shards.ts';
+import type { IngestDeps } from '../ingest/ingest-deps.ts';
+import { IngestError } from '../ingest/ingest-error.ts';
+import { ingestRecordedPlayers, playerListRecordingId } from '../ingest/recorded-players.ts';
+import { deleteCursorsBefore, writeCursor } from '../store/mirror-state.ts';
 import { SingleFlight } from './single-flight.ts';
 import type { MatchMirror } from './mirror-matches.ts';
-import { UpstreamUnavailableError, type UpstreamClient } from './upstream-client.ts';
-import { upstreamApiError } from './upstream-errors.ts';
+import { MISSING, refreshWithinTtl, type Freshness } from './ttl-refresh.ts';
+import {
+  UpstreamUnavailableError,
+  type UpstreamAnswer,
+  type UpstreamClient,
+} from './upstream-client.ts';
 
 /** How a lookup stands after a refresh was tried. */
-export type PlayerFreshness =
-  | { state: 'fresh' }
-  /** The upstream knows none of them. */
-  | { state: 'missing' }
-  /** The upstream could not be asked: serve what is held, `ageMs` old (null: never fetched). */
-  | { state: 'stale'; ageMs: number | null; error: ApiError };
+export type PlayerFreshness = Freshness;
 
-/** A players lookup: by `id` (one account id) or by `names` (the filter's values). */
+/** A players lookup: by `id` (one account id) or by `names` / `ids` (the filter's values). */
 export interface PlayerLookup {
   /** The shard as the client spelled it (what the upstream is asked on). */
   shard: string;
@@ -38,47 +36,44 @@ export interface PlayerLookup {
   values: readonly string[];
 }
 
-/** Cursor names of lookups, and the value prefix of those the upstream answered 404. */
+/** Cursor names of lookups. */
 const LOOKUP_PREFIX = 'players:';
-const MISSING = 'missing:';
 /** Least time between two deletions of expired 404 lookups by one process, ms. */
 const SWEEP_EVERY_MS = 60_000;
+/** Matches archived at once in the background. */
+const ARCHIVERS = 4;
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+/** The cursor that says when a lookup was last fetched. */
+const cursorOf = (lookup: Pick<PlayerLookup, 'platform' | 'by' | 'values'>): string =>
+  `${LOOKUP_PREFIX}${lookup.platform}:${lookup.by}:${[...lookup.values].sort().join(',')}`;
 
 export class PlayerMirror {
-  private readonly flights = new SingleFlight<PlayerFreshness>();
+  private readonly flights = new SingleFlight<Freshness>();
   private sweptAt = -Infinity;
+  /** Matches waiting to be archived in the background: [shard, match id]. */
+  private readonly queue: [string, string][] = [];
+  private archivers = 0;
+  private idleWaiters: (() => void)[] = [];
 
   constructor(
-    private readonly deps: { store: Store; clock: Clock },
+    private readonly deps: IngestDeps,
     private readonly client: UpstreamClient,
     private readonly matches: MatchMirror,
     private readonly ttlMs: number,
+    private readonly log: (message: string) => void = () => {},
   ) {}
 
   /** Refreshes the lookup from upstream unless the store's copy is younger than the TTL. */
-  async refresh(lookup: PlayerLookup): Promise<PlayerFreshness> {
-    const cursor = `${LOOKUP_PREFIX}${lookup.platform}:${lookup.by}:${[...lookup.values].sort().join(',')}`;
-    const fetchedAt = await readCursor(this.deps.store.db, cursor);
-    const now = this.deps.clock.now();
-    const age = fetchedAt === null ? null : now - Number(fetchedAt.replace(MISSING, ''));
-    if (age !== null && age < this.ttlMs) return { state: 'fresh' };
-    return this.flights.run(cursor, async () => {
-      try {
-        const result = await this.fetch(lookup);
-        const value = result.state === 'missing' ? `${MISSING}${now}` : String(now);
-        await writeCursor(this.deps.store.db, cursor, value, now);
-        if (result.state === 'missing') await this.dropExpiredMissing();
-        return result;
-      } catch (error) {
-        const answer = upstreamApiError(error);
-        if (answer === null) throw error;
-        return { state: 'stale', ageMs: age, error: answer };
-      }
-    });
+  async refresh(lookup: PlayerLookup): Promise<Freshness> {
+    const freshness = await refreshWithinTtl(
+      this.deps,
+      this.flights,
+      cursorOf(lookup),
+      this.ttlMs,
+      () => this.fetch(lookup),
+    );
+    if (freshness.state === 'missing') await this.dropExpiredMissing();
+    return freshness;
   }
 
   /**
@@ -92,7 +87,80 @@ export class PlayerMirror {
     return deleteCursorsBefore(this.deps.store.db, LOOKUP_PREFIX, MISSING, now - this.ttlMs);
   }
 
-  private async fetch(lookup: PlayerLookup): Promise<PlayerFreshness> {
+  /**
+   * Stores an upstream players answer (a 200) as recorded — `lookup` names the list — and
+   * returns the match ids it lists, per player. The crawler's watch list records through here.
+   */
+  async record(
+    shard: string,
+    lookup: Pick<PlayerLookup, 'by' | 'values'>,
+    answer: UpstreamAnswer,
+  ): Promise<{ accountId: string; name: string | null; matchIds: string[] }[]> {
+    const body = this.client.relink(answer.body, this.deps.config.publicBaseUrl);
+    let document: unknown;
+    try {
+      document = JSON.parse(body.toString('utf8'));
+    } catch {
+      throw new UpstreamUnavailableError('the upstream sent a player document that is not JSON');
+    }
+    const platform = resolveShard(shard, this.deps.config.shardAliases)?.platform ?? shard;
+    const now = this.deps.clock.now();
+    try {
+      const players = await ingestRecordedPlayers(this.deps, document, {
+        raw: body,
+        platform,
+        recordedAt: now,
+        ...(lookup.by === 'id' ? {} : { listId: playerListRecordingId(lookup.by, lookup.values) }),
+      });
+      // Each player is recorded on its own too: a lookup by its id is fresh as well.
+      for (const { accountId } of players) {
+        const cursor = cursorOf({ platform, by: 'id', values: [accountId] });
+        await writeCursor(this.deps.store.db, cursor, String(now), now);
+      }
+      return players;
+    } catch (error) {
+      if (!(error instanceof IngestError)) throw error;
+      this.log(`upstream players of ${shard} not recorded: ${error.message}`);
+      return [];
+    }
+  }
+
+  /** Archives the matches in the background (after what is queued already). */
+  archive(shard: string, matchIds: readonly string[]): void {
+    for (const id of matchIds) this.queue.push([shard, id]);
+    while (this.archivers < ARCHIVERS && this.queue.length > 0) {
+      this.archivers++;
+      void this.archiveQueued();
+    }
+  }
+
+  /** Resolves once no match is waiting to be archived in the background (tests, shutdown). */
+  idle(): Promise<void> {
+    if (this.archivers === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Drops what waits to be archived and resolves once the matches under way are (shutdown). */
+  stop(): Promise<void> {
+    this.queue.length = 0;
+    return this.idle();
+  }
+
+  private async archiveQueued(): Promise<void> {
+    for (let next = this.queue.shift(); next !== undefined; next = this.queue.shift()) {
+      try {
+        await this.matches.fetch(next[0], next[1]);
+      } catch (error) {
+        // Left for the next lookup or crawl: a match is archived whenever it is asked again.
+        this.log(`upstream match ${next[1]} not archived: ${(error as Error).message}`);
+      }
+    }
+    if (--this.archivers === 0) {
+      for (const resolve of this.idleWaiters.splice(0)) resolve();
+    }
+  }
+
+  private async fetch(lookup: PlayerLookup): Promise<'fresh' | 'missing'> {
     const shard = encodeURIComponent(lookup.shard);
     const values = lookup.values.map(encodeURIComponent).join(',');
     const path =
@@ -100,28 +168,15 @@ export class PlayerMirror {
         ? `/shards/${shard}/players/${values}`
         : `/shards/${shard}/players?filter[${lookup.by === 'names' ? 'playerNames' : 'playerIds'}]=${values}`;
     const answer = await this.client.get(path, { limited: true });
-    if (answer.status === 404) return { state: 'missing' };
+    if (answer.status === 404) return 'missing';
     if (answer.status !== 200) {
       throw new UpstreamUnavailableError(`upstream answered ${answer.status} for a player lookup`);
     }
-    let document: unknown;
-    try {
-      document = JSON.parse(answer.body.toString('utf8'));
-    } catch {
-      throw new UpstreamUnavailableError('the upstream sent a player document that is not JSON');
-    }
-    const data = isObject(document) ? document.data : undefined;
-    const players = (Array.isArray(data) ? data : [data]).filter(isObject);
-    const ids = players.flatMap((player) => {
-      const matches = isObject(player.relationships) ? player.relationships.matches : undefined;
-      const refs = isObject(matches) && Array.isArray(matches.data) ? matches.data : [];
-      return refs.filter(isObject).map((ref) => String(ref.id));
-    });
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < ids.length) await this.matches.fetch(lookup.shard, ids[next++]!);
-    };
-    await Promise.all(Array.from({ length: Math.min(4, ids.length) }, worker));
-    return { state: 'fresh' };
+    const players = await this.record(lookup.shard, lookup, answer);
+    this.archive(
+      lookup.shard,
+      players.flatMap((player) => player.matchIds),
+    );
+    return 'fresh';
   }
 }

@@ -1,13 +1,16 @@
 /**
- * A watched player's documents that the store keeps as recorded — ranked stats of the current
- * season, weapon and survival mastery — fetched from upstream (limited requests) and stored
- * through ingest's entry point for recordings (`ingestEntity`), so they are served as upstream
- * last said them (recording-precedence.ts decides against what matches derive later).
+ * A watched player's documents that the store keeps as recorded — season and lifetime stats and
+ * ranked stats of the upstream's current season, weapon and survival mastery — refreshed by
+ * each crawl pass through the same read-through as the routes (mirror-documents.ts): limited
+ * requests, the same per-kind TTL and cursors, so a pass and a client never fetch one document
+ * twice within its TTL. Served as upstream last said them (recording-precedence.ts decides
+ * against what matches derive later).
  */
-import { resolveShard } from '../domain/shards.ts';
+import { LIFETIME } from '../domain/seasons.ts';
+import { isPcPlatform, resolveShard } from '../domain/shards.ts';
 import type { IngestDeps } from '../ingest/ingest-deps.ts';
-import { ingestEntity } from '../ingest/ingest-entity.ts';
-import { IngestError } from '../ingest/ingest-error.ts';
+import { rankedRecordingId } from '../store/recorded-documents.ts';
+import type { DocumentMirror, RecordedLookup } from './mirror-documents.ts';
 import type { UpstreamClient, UpstreamRequestOptions } from './upstream-client.ts';
 
 type Json = Record<string, unknown>;
@@ -21,10 +24,10 @@ export class RecordingMirror {
   constructor(
     private readonly deps: IngestDeps,
     private readonly client: UpstreamClient,
-    private readonly log: (message: string) => void = () => {},
+    private readonly documents: DocumentMirror,
   ) {}
 
-  /** Refreshes the player's recordings; returns how many were stored (changed or new). */
+  /** Refreshes the player's recordings due; returns how many were stored (changed or new). */
   async refresh(
     shard: string,
     accountId: string,
@@ -33,27 +36,25 @@ export class RecordingMirror {
     const platform = resolveShard(shard, this.deps.config.shardAliases)?.platform;
     if (platform === undefined) return 0;
     const base = `/shards/${encodeURIComponent(shard)}/players/${encodeURIComponent(accountId)}`;
-    const paths = [`${base}/weapon_mastery`, `${base}/survival_mastery`];
+    const lookups: RecordedLookup[] = [
+      { kind: 'weaponMasterySummary', shard, id: accountId, path: `${base}/weapon_mastery` },
+      { kind: 'survivalMasterySummary', shard, id: accountId, path: `${base}/survival_mastery` },
+    ];
+    const seasons = [...(isPcPlatform(platform) ? [LIFETIME] : [])];
     const season = await this.currentSeason(shard, request);
-    if (season !== null) paths.push(`${base}/seasons/${encodeURIComponent(season)}/ranked`);
-    let stored = 0;
-    for (const path of paths) {
-      const answer = await this.client.get(path, request);
-      if (answer.status !== 200) continue; // none upstream (a 404): nothing to record
-      try {
-        const document: unknown = JSON.parse(answer.body.toString('utf8'));
-        const result = await ingestEntity(this.deps, document, {
-          raw: answer.body,
-          platform,
-          recordedAt: this.deps.clock.now(),
-        });
-        if (result.status !== 'duplicate') stored++;
-      } catch (error) {
-        if (!(error instanceof IngestError || error instanceof SyntaxError)) throw error;
-        this.log(`upstream ${path} not recorded: ${error.message}`);
-      }
+    if (season !== null) {
+      seasons.push(season);
+      const path = `${base}/seasons/${encodeURIComponent(season)}/ranked`;
+      const id = rankedRecordingId(accountId, season);
+      lookups.push({ kind: 'rankedplayerstats', shard, id, path });
     }
-    return stored;
+    for (const id of seasons) {
+      const path = `${base}/seasons/${encodeURIComponent(id)}`;
+      lookups.push({ kind: 'playerSeason', shard, id: rankedRecordingId(accountId, id), path });
+    }
+    const before = this.documents.stored;
+    for (const lookup of lookups) await this.documents.refresh(lookup, request);
+    return this.documents.stored - before;
   }
 
   private async currentSeason(shard: string, request: UpstreamRequestOptions) {

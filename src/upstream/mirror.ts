@@ -10,6 +10,7 @@ import { MatchMirror } from './mirror-matches.ts';
 import { UpstreamClient } from './upstream-client.ts';
 import { SharedKeyBudgets } from './shared-key-budget.ts';
 import { PlayerMirror } from './mirror-players.ts';
+import { DocumentMirror, LIST_CURSOR_PREFIX } from './mirror-documents.ts';
 import { RecordingMirror } from './mirror-recordings.ts';
 
 export { upstreamApiError } from './upstream-errors.ts';
@@ -18,7 +19,11 @@ export interface Mirror {
   client: UpstreamClient;
   matches: MatchMirror;
   players: PlayerMirror;
-  /** Watched players' ranked stats and mastery, kept as recorded. */
+  /** Season, lifetime and ranked stats, mastery and clans, kept as recorded. */
+  documents: DocumentMirror;
+  /** Seasons lists, leaderboards and samples, kept as recorded (their own, shorter TTL). */
+  lists: DocumentMirror;
+  /** Watched players' season, lifetime and ranked stats and mastery, kept as recorded. */
   recordings: RecordingMirror;
 }
 
@@ -37,6 +42,9 @@ export function createMirror(
     deps.redis ? new SharedKeyBudgets(upstream.keys, upstream.url, deps.redis, log) : undefined,
   );
   const matches = new MatchMirror(deps, client, log);
-  const players = new PlayerMirror(deps, client, matches, upstream.ttlMs.players);
-  return { client, matches, players, recordings: new RecordingMirror(deps, client, log) };
+  const players = new PlayerMirror(deps, client, matches, upstream.ttlMs.players, log);
+  const documents = new DocumentMirror(deps, client, upstream.ttlMs.stats, log);
+  const lists = new DocumentMirror(deps, client, upstream.ttlMs.lists, log, LIST_CURSOR_PREFIX);
+  const recordings = new RecordingMirror(deps, client, documents);
+  return { client, matches, players, documents, lists, recordings };
 }

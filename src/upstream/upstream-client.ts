@@ -59,6 +59,17 @@ export class UpstreamClient {
   }
 
   /**
+   * A recorded document's bytes with every link into the upstream API (a JSON string starting
+   * `"<UPSTREAM_URL>/`) naming `baseUrl` (PUBLIC_BASE_URL) instead: what is served then names
+   * this service, the rest of the bytes as the upstream sent them.
+   */
+  relink(body: Buffer, baseUrl: string): Buffer {
+    const from = `"${this.config.url}/`;
+    const text = body.toString('utf8');
+    return text.includes(from) ? Buffer.from(text.replaceAll(from, `"${baseUrl}/`)) : body;
+  }
+
+  /**
    * GETs an absolute URL an upstream document named (a telemetry file): never with a key, since
    * it may be on another host (the public service's CDN).
    */

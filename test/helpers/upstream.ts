@@ -3,6 +3,7 @@
  * 127.0.0.1 (links naming that address, so telemetry URLs resolve), with a 10-per-minute key,
  * counting the requests it receives by route.
  */
+import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from './app.ts';
 import { freePort } from './server-process.ts';
 import { createApiKey } from '../../src/store/api-keys.ts';
@@ -35,11 +36,21 @@ export async function startTestUpstream(
   });
   const received = new Map<string, number>();
   let refused = 0;
-  t.app.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? request.url;
+  const count = (route: string, status: number): void => {
     received.set(route, (received.get(route) ?? 0) + 1);
-    if (reply.statusCode === 429) refused++;
+    if (status === 429) refused++;
+  };
+  t.app.addHook('onResponse', async (request, reply) => {
+    count(request.routeOptions.url ?? request.url, reply.statusCode);
   });
+  // Cached documents are answered in front of Fastify (src/http/fast-path.ts), past its hooks:
+  // counted through the metrics recorder the fast path calls (read when the app gets ready).
+  const record = t.app.recordResponse;
+  assert.ok(record, 'the upstream records metrics (METRICS=on)');
+  t.app.recordResponse = (route, method, status, seconds) => {
+    count(route, status);
+    record(route, method, status, seconds);
+  };
   await t.app.listen({ port, host: '127.0.0.1' });
   let stopped = false;
   return {

@@ -108,9 +108,18 @@ for (const database of testDatabases) {
       assert.ok(summary.recordings >= 2, 'weapon and survival mastery at least');
       const masteryPath = `/shards/pc-b/players/${accountId}/weapon_mastery`;
       const original = await upstream.t.app.inject({ url: masteryPath, headers: upstream.t.auth });
+      upstream.received.clear();
       const served = await mirrorApp.app.inject({ url: masteryPath, headers: mirrorApp.auth });
       assert.equal(served.statusCode, 200);
       assert.equal(served.body, original.body.replaceAll(upstream.url, TEST_BASE_URL));
+      // The pass's recordings are the routes' too: served within their TTL without a request.
+      const lifetimePath = `/shards/pc-b/players/${accountId}/seasons/lifetime`;
+      const lifetime = await mirrorApp.app.inject({ url: lifetimePath, headers: mirrorApp.auth });
+      assert.equal(lifetime.statusCode, 200);
+      const playerPath = `/shards/pc-b/players/${accountId}`;
+      const recorded = await mirrorApp.app.inject({ url: playerPath, headers: mirrorApp.auth });
+      assert.equal(recorded.json().data.attributes.name, name);
+      assert.equal(upstream.received.size, 0, [...upstream.received.keys()].join(', '));
       const [watched] = await listWatchedPlayers(mirrorApp.store.db);
       assert.ok(watched?.accountId?.startsWith('account.'));
       assert.equal(upstream.refused(), 0);

@@ -1,7 +1,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testDatabases } from '../helpers/stores.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { createTestApp, TEST_BASE_URL, type TestApp } from '../helpers/app.ts';
 import { accountId, makeMatchInput } from '../helpers/matches.ts';
 import { startTestUpstream, type TestUpstream } from '../helpers/upstream.ts';
 import { ingestMatch } from '../../src/ingest/ingest-match.ts';
@@ -47,6 +47,8 @@ for (const database of testDatabases) {
         original.json().data.relationships.matches.data,
       );
       assert.equal(first.json().data.attributes.name, 'Player0');
+      // As the upstream sent it (recorded), but for the links, which name this service.
+      assert.equal(first.body, original.body.replaceAll(upstream.url, TEST_BASE_URL));
 
       const second = await mirror.app.inject({ url, headers: mirror.auth });
       assert.equal(second.statusCode, 200);

@@ -10,6 +10,7 @@ import { renderRecordedDocument } from '../../presenters/recorded-document.ts';
 import { notFound, selfLink } from '../jsonapi.ts';
 import { DOCUMENT_KINDS } from '../../store/document-changes.ts';
 import { enforceShardRule, requestShard } from '../shards.ts';
+import { pathOf, readThroughRecorded } from '../../upstream/read-through.ts';
 import { ClanDocument } from '../schemas/clan-document.ts';
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
 
@@ -24,7 +25,7 @@ const ClanParams = Type.Object({
  * it is newer than the clan's last ingested change (recording-precedence.ts).
  */
 export function clanRoutes(app: FastifyInstance, context: RouteContext): void {
-  const { config, store, documents } = context;
+  const { config, store, documents, mirror } = context;
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
 
   routes.get(
@@ -52,6 +53,11 @@ export function clanRoutes(app: FastifyInstance, context: RouteContext): void {
         const { clanId } = request.params;
         const shard = requestShard(request.params.shard, config);
         enforceShardRule(shard, { platform: true, region: false }, 'Clans', config);
+        const upstreamError = await readThroughRecorded(
+          mirror,
+          { kind: 'clan', shard: request.params.shard, id: clanId, path: pathOf(request.url) },
+          reply,
+        );
         const [recording, clan] = await Promise.all([
           findRecordedDocument(store.db, 'clan', shard.platform, clanId),
           findClan(store.db, shard.platform, clanId),
@@ -60,7 +66,8 @@ export function clanRoutes(app: FastifyInstance, context: RouteContext): void {
         if (recording !== null && recordingWins(recording.recordedAt, clan?.updatedAt ?? null)) {
           return { body: renderRecordedDocument(recording, self), tags: [] };
         }
-        if (clan === null) throw notFound(`No clan '${clanId}' on shard '${shard.spelling}'`);
+        if (clan === null)
+          throw upstreamError ?? notFound(`No clan '${clanId}' on shard '${shard.spelling}'`);
         return { body: renderClan(clan, self), tags: [] };
       }),
   );

@@ -13,6 +13,8 @@ import { leaderboardPages, type PageRequest } from '../leaderboard-pages.ts';
 import { acceptsGzip, isNotModified } from '../precompressed.ts';
 import { seasonListsFor } from '../season-lists.ts';
 import { enforceShardRule, requestShard } from '../shards.ts';
+import { renderRecordedDocument } from '../../presenters/recorded-document.ts';
+import { pathOf, readThroughList } from '../../upstream/read-through.ts';
 
 const PAGE_SIZE = 100;
 /** The job that builds leaderboards (src/jobs/rebuild-leaderboards.ts). */
@@ -100,7 +102,7 @@ const regionDocs = {
  * leaderboard — rather than an error.
  */
 export function leaderboardRoutes(app: FastifyInstance, context: RouteContext): void {
-  const { config, store, clock } = context;
+  const { config, store, clock, mirror } = context;
   const seasonLists = seasonListsFor(store, clock);
   const pages = leaderboardPages(store, clock, context.documents.watch);
   context.jobProgress?.onEnded((name) => {
@@ -114,12 +116,36 @@ export function leaderboardRoutes(app: FastifyInstance, context: RouteContext): 
     return current.id;
   }
 
+  /**
+   * With an upstream (UPSTREAM_URL): the upstream's page as recorded (read through when past
+   * UPSTREAM_LIST_TTL_SECONDS); this service's own build only while none is recorded, and then
+   * a 503 or 429 instead of an unbuilt (empty) page when the upstream could not be asked.
+   */
   async function send(
     request: FastifyRequest,
     reply: FastifyReply,
     wanted: PageRequest,
   ): Promise<FastifyReply> {
+    const { seasonId, gameMode } = wanted.key;
+    const recordedId = `${seasonId}:${gameMode}:${wanted.variant.replaceAll('\u0000', ':')}`;
+    const query = wanted.selfUrl.includes('?') ? `?${wanted.selfUrl.split('?')[1]}` : '';
+    const { recording, upstreamError } = await readThroughList(
+      { mirror, store },
+      {
+        kind: 'leaderboard',
+        shard: wanted.shardId,
+        platform: wanted.key.platform,
+        id: recordedId,
+        path: `${pathOf(request.url)}${query}`,
+      },
+      reply,
+    );
+    if (recording !== null) {
+      reply.header('content-type', request.negotiatedType);
+      return reply.send(renderRecordedDocument(recording, wanted.selfUrl));
+    }
     const { page: rendered, validUntil, built } = await pages.get(wanted);
+    if (!built && upstreamError !== null) throw upstreamError;
     if (!built && context.jobProgress?.awaiting(JOB)) {
       throw serviceUnavailable(
         'The leaderboards are being built since the service started; try again shortly',

@@ -12,6 +12,7 @@ import { renderRecordedDocument } from '../../presenters/recorded-document.ts';
 import { notFound, selfLink } from '../jsonapi.ts';
 import { DOCUMENT_KINDS, playerTag } from '../../store/document-changes.ts';
 import { enforceShardRule, platformSpelling, requestShard } from '../shards.ts';
+import { pathOf, readThroughRecorded } from '../../upstream/read-through.ts';
 import { SurvivalMasteryDocument, WeaponMasteryDocument } from '../schemas/mastery-documents.ts';
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
 
@@ -39,7 +40,7 @@ const PlayerParams = Type.Object({
  * (recording-precedence.ts), whether or not the player is otherwise known.
  */
 export function masteryRoutes(app: FastifyInstance, context: RouteContext): void {
-  const { config, store, documents } = context;
+  const { config, store, documents, mirror } = context;
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const security = [{ apiKey: [] }];
 
@@ -67,6 +68,16 @@ export function masteryRoutes(app: FastifyInstance, context: RouteContext): void
         const shard = requestShard(request.params.shard, config);
         enforceShardRule(shard, PLATFORM_ONLY, 'Weapon mastery summaries', config);
         const tags = [playerTag(shard.platform, accountId)];
+        const upstreamError = await readThroughRecorded(
+          mirror,
+          {
+            kind: 'weaponMasterySummary',
+            shard: request.params.shard,
+            id: accountId,
+            path: pathOf(request.url),
+          },
+          reply,
+        );
         const [recording, player, career] = await Promise.all([
           findRecordedDocument(store.db, 'weaponMasterySummary', shard.platform, accountId),
           findPlayer(store.db, shard.platform, accountId),
@@ -75,7 +86,8 @@ export function masteryRoutes(app: FastifyInstance, context: RouteContext): void
         const self = selfLink(config.publicBaseUrl, request);
         if (recording && recordingWins(recording.recordedAt, career.latestMatchAt))
           return { body: renderRecordedDocument(recording, self), tags };
-        if (!player) throw notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
+        if (!player)
+          throw upstreamError ?? notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
         const view = { accountId, platform: platformSpelling(shard, config), career };
         return { body: renderWeaponMastery(view, self), tags };
       }),
@@ -105,6 +117,16 @@ export function masteryRoutes(app: FastifyInstance, context: RouteContext): void
         const shard = requestShard(request.params.shard, config);
         enforceShardRule(shard, PLATFORM_ONLY, 'Survival mastery summaries', config);
         const tags = [playerTag(shard.platform, accountId)];
+        const upstreamError = await readThroughRecorded(
+          mirror,
+          {
+            kind: 'survivalMasterySummary',
+            shard: request.params.shard,
+            id: accountId,
+            path: pathOf(request.url),
+          },
+          reply,
+        );
         const [recording, player, career] = await Promise.all([
           findRecordedDocument(store.db, 'survivalMasterySummary', shard.platform, accountId),
           findPlayer(store.db, shard.platform, accountId),
@@ -113,7 +135,8 @@ export function masteryRoutes(app: FastifyInstance, context: RouteContext): void
         const self = selfLink(config.publicBaseUrl, request);
         if (recording && recordingWins(recording.recordedAt, career?.lastMatchAt ?? null))
           return { body: renderRecordedDocument(recording, self), tags };
-        if (!player) throw notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
+        if (!player)
+          throw upstreamError ?? notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
         return { body: renderSurvivalMastery({ accountId, career }, self), tags };
       }),
   );

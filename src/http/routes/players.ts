@@ -14,6 +14,10 @@ import { deprecationHeaders, platformSpelling, requestShard } from '../shards.ts
 import { readThroughPlayers } from '../../upstream/player-read-through.ts';
 import type { RenderedDocument } from '../keyed-documents.ts';
 import { DOCUMENT_KINDS, nameTag, playerTag } from '../../store/document-changes.ts';
+import { findRecordedDocument } from '../../store/recorded-documents.ts';
+import { recordingWins } from '../../domain/recording-precedence.ts';
+import { renderRecordedDocument } from '../../presenters/recorded-document.ts';
+import { playerListRecordingId } from '../../ingest/recorded-players.ts';
 
 const ShardParams = Type.Object({ shard: Type.String() });
 const PlayerParams = Type.Object({ shard: Type.String(), accountId: Type.String() });
@@ -109,11 +113,21 @@ export function playerRoutes(app: FastifyInstance, context: RouteContext): void 
         const filter = playerFilter(request.query);
         const lookup = { shard: request.params.shard, platform: shard.platform, ...filter };
         const upstreamError = await readThroughPlayers(mirror, lookup, reply);
-        const players = await searchPlayers(store.db, shard.platform, filter);
-        if (players.length === 0) throw upstreamError ?? notFound(NO_PLAYERS_FOUND);
+        const listId = playerListRecordingId(filter.by, filter.values);
+        const [players, recording] = await Promise.all([
+          searchPlayers(store.db, shard.platform, filter),
+          findRecordedDocument(store.db, 'playerList', shard.platform, listId),
+        ]);
         // Every name or id asked for: one not found yet may be a player by the next ingest.
         const tag = filter.by === 'names' ? nameTag : playerTag;
         const asked = filter.values.map((value) => tag(shard.platform, value));
+        const newest = players.length === 0 ? null : Math.max(...players.map((p) => p.lastSeenAt));
+        if (recording !== null && recordingWins(recording.recordedAt, newest)) {
+          const body = renderRecordedDocument(recording, selfLink(config.publicBaseUrl, request));
+          const tags = [...players.map((p) => playerTag(shard.platform, p.accountId)), ...asked];
+          return { body, tags, headers: deprecationHeaders(shard) };
+        }
+        if (players.length === 0) throw upstreamError ?? notFound(NO_PLAYERS_FOUND);
         return renderPlayers(request, shard, players, 'list', asked);
       }),
   );
@@ -131,7 +145,15 @@ export function playerRoutes(app: FastifyInstance, context: RouteContext): void 
           { ...lookup, values: [accountId] },
           reply,
         );
-        const player = await findPlayer(store.db, shard.platform, accountId);
+        const [player, recording] = await Promise.all([
+          findPlayer(store.db, shard.platform, accountId),
+          findRecordedDocument(store.db, 'player', shard.platform, accountId),
+        ]);
+        if (recording !== null && recordingWins(recording.recordedAt, player?.lastSeenAt ?? null)) {
+          const body = renderRecordedDocument(recording, selfLink(config.publicBaseUrl, request));
+          const tags = [playerTag(shard.platform, accountId)];
+          return { body, tags, headers: deprecationHeaders(shard) };
+        }
         if (!player) {
           throw upstreamError ?? notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
         }

@@ -12,6 +12,7 @@ import { notFound, selfLink } from '../jsonapi.ts';
 import { DOCUMENT_KINDS, playerTag } from '../../store/document-changes.ts';
 import { seasonListsFor } from '../season-lists.ts';
 import { enforceShardRule, requestShard } from '../shards.ts';
+import { pathOf, readThroughRecorded } from '../../upstream/read-through.ts';
 import { RankedStatsDocument } from '../schemas/ranked-document.ts';
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
 
@@ -31,7 +32,7 @@ const RankedParams = Type.Object({
  * recorded document is served instead while it is newer (recording-precedence.ts).
  */
 export function rankedRoutes(app: FastifyInstance, context: RouteContext): void {
-  const { config, store, clock, documents } = context;
+  const { config, store, clock, documents, mirror } = context;
   const seasonLists = seasonListsFor(store, clock);
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -64,6 +65,16 @@ export function rankedRoutes(app: FastifyInstance, context: RouteContext): void 
         if (!seasons.ids.has(seasonId))
           throw notFound(`Unknown season '${seasonId}' on shard '${shard.spelling}'`);
 
+        const upstreamError = await readThroughRecorded(
+          mirror,
+          {
+            kind: 'rankedplayerstats',
+            shard: request.params.shard,
+            id: rankedRecordingId(accountId, seasonId),
+            path: pathOf(request.url),
+          },
+          reply,
+        );
         const key = { platform: shard.platform, accountId, seasonId };
         const [recording, modes] = await Promise.all([
           findRecordedDocument(
@@ -82,7 +93,7 @@ export function rankedRoutes(app: FastifyInstance, context: RouteContext): void 
           return { body: renderRecordedDocument(recording, self), tags };
         }
         if (modes.size === 0 && (await findPlayer(store.db, shard.platform, accountId)) === null) {
-          throw notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
+          throw upstreamError ?? notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
         }
         return { body: renderRankedStats({ accountId, seasonId, modes }, self), tags };
       }),

@@ -11,6 +11,7 @@ import { CREATED_AT_START, SampleQuery, sampleTimeFilter } from '../sample-filte
 import { requestShard } from '../shards.ts';
 import { SampleDocument } from '../schemas/sample-document.ts';
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
+import { pathOf, readThroughList } from '../../upstream/read-through.ts';
 
 const ShardParams = Type.Object({ shard: Type.String() });
 const VARY = Object.freeze({ vary: 'Accept-Encoding' });
@@ -44,9 +45,11 @@ const docs = {
  * RETENTION_DAYS back (older: 400), not in the future (400); a window not closed yet is a 404
  * saying when its list is published. On a platform shard, as the real service answers
  * `steam`: the lists of all its regions of that time, as one sample. Served gzipped as stored.
+ * With an upstream (UPSTREAM_URL), the upstream's sample as recorded; the one this service drew
+ * from its own (mirrored) matches only while none is recorded and the upstream cannot say.
  */
 export function sampleRoutes(app: FastifyInstance, context: RouteContext): void {
-  const { config, clock, documents } = context;
+  const { config, clock, documents, store, mirror } = context;
   const retentionMs = retentionWindowMs(config);
   const samples = sampleDocuments(context);
 
@@ -63,7 +66,23 @@ export function sampleRoutes(app: FastifyInstance, context: RouteContext): void 
           now: clock.now(),
           retentionDays: config.retentionDays,
         });
+        const start = request.query[CREATED_AT_START];
+        const id = `${shard.spelling}:${start ?? 'latest'}`;
+        const query =
+          start === undefined ? '' : `?${CREATED_AT_START}=${encodeURIComponent(start)}`;
+        const path = `${pathOf(request.url)}${query}`;
+        const { recording, upstreamError } = await readThroughList(
+          { mirror, store },
+          { kind: 'sample', shard: shard.spelling, platform: shard.platform, id, path },
+          reply,
+        );
+        // Its links.self is the upstream's permalink of the sample, naming this service.
+        if (recording !== null) return { body: recording.body, tags: [], headers: VARY };
         const { sample, freshUntil } = await samples.find(shard, at).catch((error: unknown) => {
+          // Nothing drawn here and the upstream could not be asked: its 503 or 429.
+          if (upstreamError !== null && error instanceof ApiError && error.status === 404) {
+            throw upstreamError;
+          }
           // Missing while the start's first samples run draws it: ask again soon, not "never".
           if (
             error instanceof ApiError &&

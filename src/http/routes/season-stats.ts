@@ -24,6 +24,13 @@ import { seasonListsFor } from '../season-lists.ts';
 import { PlayerSeasonDocument, PlayerSeasonListDocument } from '../schemas/season-documents.ts';
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
 import { enforceShardRule, requestShard } from '../shards.ts';
+import { pathOf, readThroughRecorded } from '../../upstream/read-through.ts';
+import {
+  seasonStatsListRecordingId,
+  seasonStatsRecordingId,
+} from '../../ingest/recorded-season-stats.ts';
+import { findServedSeasonRecording } from '../../store/stats-recency.ts';
+import { renderRecordedDocument } from '../../presenters/recorded-document.ts';
 
 /** Most match ids a season stats record lists per game mode (REFERENCE §1.7). */
 const MATCHES_PER_MODE = 32;
@@ -92,7 +99,7 @@ interface StatsScope {
  * earlier seasons on a platform-region shard, other platforms' seasons on either; lifetime on PC only.
  */
 export function seasonStatsRoutes(app: FastifyInstance, context: RouteContext): void {
-  const { config, store, clock, documents } = context;
+  const { config, store, clock, documents, mirror } = context;
   const seasonLists = seasonListsFor(store, clock);
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -155,15 +162,32 @@ export function seasonStatsRoutes(app: FastifyInstance, context: RouteContext): 
         const { accountId, seasonId } = request.params;
         const shard = requestShard(request.params.shard, config);
         const scope = await statsScope(shard, seasonId);
+        const id = seasonStatsRecordingId(accountId, seasonId);
+        const upstreamError = await readThroughRecorded(
+          mirror,
+          { kind: 'playerSeason', shard: request.params.shard, id, path: pathOf(request.url) },
+          reply,
+        );
+        const self = selfLink(config.publicBaseUrl, request);
+        const tags = [playerTag(shard.platform, accountId), DOCUMENT_KINDS.seasons];
+        const { platform, listSeasonId } = scope;
+        const query = {
+          kind: 'playerSeason' as const,
+          platform,
+          accountIds: [accountId],
+          id,
+          listSeasonId,
+        };
+        const recording = await findServedSeasonRecording(store.db, query);
+        if (recording !== null) return { body: renderRecordedDocument(recording, self), tags };
         const [player, [view]] = await Promise.all([
           findPlayer(store.db, shard.platform, accountId),
           playerSeasons(scope, [accountId], STANDARD_GAME_MODES),
         ]);
-        if (!player) throw notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
-        return {
-          body: renderPlayerSeason(view!, selfLink(config.publicBaseUrl, request)),
-          tags: [playerTag(shard.platform, accountId), DOCUMENT_KINDS.seasons],
-        };
+        if (!player) {
+          throw upstreamError ?? notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
+        }
+        return { body: renderPlayerSeason(view!, self), tags };
       }),
   );
 
@@ -184,17 +208,30 @@ export function seasonStatsRoutes(app: FastifyInstance, context: RouteContext): 
         }
         const accountIds = playerIdsFilter(request.query);
         const scope = await statsScope(shard, seasonId);
+        const id = seasonStatsListRecordingId(seasonId, gameMode, accountIds);
+        const path = `${pathOf(request.url)}?filter[playerIds]=${accountIds.map(encodeURIComponent).join(',')}`;
+        const upstreamError = await readThroughRecorded(
+          mirror,
+          { kind: 'playerSeasonList', shard: request.params.shard, id, path },
+          reply,
+        );
+        const self = selfLink(config.publicBaseUrl, request);
+        // Every id asked for: one not found yet may be a player by the next ingest.
+        const tags = [
+          ...accountIds.map((id) => playerTag(shard.platform, id)),
+          DOCUMENT_KINDS.seasons,
+        ];
+        const { platform, listSeasonId } = scope;
+        const query = { kind: 'playerSeasonList' as const, platform, accountIds, id, listSeasonId };
+        const recording = await findServedSeasonRecording(store.db, query);
+        if (recording !== null) return { body: renderRecordedDocument(recording, self), tags };
         const [players, views] = await Promise.all([
           findPlayersByIds(store.db, shard.platform, accountIds),
           playerSeasons(scope, accountIds, [gameMode]),
         ]);
         const found = views.filter((view) => players.has(view.accountId));
-        if (found.length === 0) throw notFound(NO_PLAYERS_FOUND);
-        return {
-          body: renderPlayerSeasonList(found, selfLink(config.publicBaseUrl, request)),
-          // Every id asked for: one not found yet may be a player by the next ingest.
-          tags: [...accountIds.map((id) => playerTag(shard.platform, id)), DOCUMENT_KINDS.seasons],
-        };
+        if (found.length === 0) throw upstreamError ?? notFound(NO_PLAYERS_FOUND);
+        return { body: renderPlayerSeasonList(found, self), tags };
       }),
   );
 }

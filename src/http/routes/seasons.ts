@@ -8,6 +8,8 @@ import { requestShard } from '../shards.ts';
 import { DOCUMENT_KINDS } from '../../store/document-changes.ts';
 import { SeasonListDocument } from '../schemas/season-documents.ts';
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
+import { renderRecordedDocument } from '../../presenters/recorded-document.ts';
+import { pathOf, readThroughList } from '../../upstream/read-through.ts';
 
 const ShardParams = Type.Object({ shard: Type.String() });
 
@@ -26,10 +28,12 @@ const docs = {
 
 /**
  * `GET /shards/:shard/seasons` (keyed): the platform's season list, also on its platform-region
- * shards. Rendered once per platform and shard spelling until the list is reloaded.
+ * shards. Rendered once per platform and shard spelling until the list is reloaded. With an
+ * upstream (UPSTREAM_URL), the upstream's list as recorded; this service's own list only while
+ * none is recorded and the upstream cannot say.
  */
 export function seasonRoutes(app: FastifyInstance, context: RouteContext): void {
-  const { config, store, clock, documents } = context;
+  const { config, store, clock, documents, mirror } = context;
   const seasonLists = seasonListsFor(store, clock);
 
   app
@@ -40,7 +44,23 @@ export function seasonRoutes(app: FastifyInstance, context: RouteContext): void 
       (request, reply) =>
         documents.serve(request, reply, DOCUMENT_KINDS.seasons, async () => {
           const shard = requestShard(request.params.shard, config);
+          const { recording, upstreamError } = await readThroughList(
+            { mirror, store },
+            {
+              kind: 'seasonList',
+              shard: shard.spelling,
+              platform: shard.platform,
+              id: shard.spelling,
+              path: pathOf(request.url),
+            },
+            reply,
+          );
+          if (recording !== null) {
+            const self = `${config.publicBaseUrl}/shards/${shard.spelling}/seasons`;
+            return { body: renderRecordedDocument(recording, self), tags: [] };
+          }
           const list = await seasonLists.get(shard.platform);
+          if (upstreamError !== null && list.seasons.length === 0) throw upstreamError;
           let body = list.documents.get(shard.spelling);
           if (body === undefined) {
             const self = `${config.publicBaseUrl}/shards/${shard.spelling}/seasons`;

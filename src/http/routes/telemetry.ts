@@ -9,6 +9,7 @@ import { TELEMETRY_TITLE } from '../../presenters/telemetry-url.ts';
 import { findTelemetryAsset, type TelemetryAsset } from '../../store/telemetry.ts';
 import { BlobStoreUnavailableError } from '../../blobs/blob-store.ts';
 import { blobStoreUnavailable, notFound } from '../jsonapi.ts';
+import { upstreamApiError } from '../../upstream/upstream-errors.ts';
 import { TelemetryCache, type CachedTelemetry } from '../telemetry-cache.ts';
 import { Type } from '@sinclair/typebox';
 import { TelemetryFile } from '../schemas/match-document.ts';
@@ -91,7 +92,7 @@ function datePathMatches(params: TelemetryParams, assetCreatedAt: number): boole
  * missing file is a 404.
  */
 export function telemetryRoutes(app: FastifyInstance, context: RouteContext): void {
-  const { config, store, blobs, clock } = context;
+  const { config, store, blobs, clock, mirror } = context;
   const retentionMs = retentionWindowMs(config);
   const cache = new TelemetryCache(config.telemetryCacheBytes);
   context.metrics?.watchCache('telemetry', cache.documents);
@@ -188,8 +189,28 @@ export function telemetryRoutes(app: FastifyInstance, context: RouteContext): vo
     sendFile(request, reply, stream, file.gzip.length, false);
   }
 
+  /**
+   * With an upstream: the file of a match archived without it, fetched now (read-through).
+   * True when it is stored since.
+   */
+  async function fetchMissingFile(params: TelemetryParams): Promise<boolean> {
+    const assetId = assetIdOf(params.file);
+    const asset = assetId === null ? null : await findTelemetryAsset(store.db, assetId);
+    if (mirror === null || asset === null || asset.telemetryKey !== null) return false;
+    return (await mirror.matches.fetch(params.shard, asset.matchId)) === 'stored';
+  }
+
   async function sendStored(request: TelemetryRequest, reply: FastifyReply): Promise<FastifyReply> {
-    const asset = await findAsset(request.params);
+    let asset = await findAsset(request.params);
+    if (asset === null && mirror !== null) {
+      try {
+        if (await fetchMissingFile(request.params)) asset = await findAsset(request.params);
+      } catch (error) {
+        const answer = upstreamApiError(error);
+        if (answer === null) throw error;
+        return sendEncodedError(request, reply, answer);
+      }
+    }
     if (asset === null) return missing(request, reply);
     const expiresAt = asset.matchCreatedAt + retentionMs;
     const gzip = acceptsGzip(request);

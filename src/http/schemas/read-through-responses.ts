@@ -8,8 +8,19 @@
 /** Operations that fetch what the store lacks from the upstream. */
 const READ_THROUGH_OPERATIONS: ReadonlySet<string> = new Set([
   'getMatch',
+  'getTelemetry',
   'getPlayer',
   'searchPlayers',
+  'getPlayerSeasonStats',
+  'getSeasonStatsBatch',
+  'getRankedStats',
+  'getWeaponMastery',
+  'getSurvivalMastery',
+  'getClan',
+  'listSeasons',
+  'getLeaderboardPage',
+  'getRegionLeaderboard',
+  'getSamples',
 ]);
 
 /** Whether the route of `operationId` reads through, given whether an upstream is configured. */
