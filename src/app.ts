@@ -24,6 +24,7 @@ import { registerOpenApi } from './http/openapi.ts';
 import { registerApiDocs } from './http/api-docs.ts';
 import { createMirror } from './upstream/mirror.ts';
 import { staleAnswerHeaders } from './upstream/player-read-through.ts';
+import { staleAge } from './upstream/read-through.ts';
 import { createFastPath, requestIds } from './http/fast-path.ts';
 
 export type { AppDeps, RouteContext };
@@ -94,17 +95,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerInputGuard(app);
 
   const metrics = registerMetrics(app, deps);
+  const mirror =
+    deps.mirror === undefined
+      ? createMirror(deps, (message) => app.log.warn(message))
+      : deps.mirror;
   const context: RouteContext = {
     ...deps,
     changes,
     blobs: metrics ? observedBlobStore(deps.blobs, metrics.blobFailed) : deps.blobs,
     requireApiKey,
     metrics,
-    mirror:
-      deps.mirror === undefined
-        ? createMirror(deps, (message) => app.log.warn(message))
-        : deps.mirror,
-    documents: keyedDocuments({ ...deps, changes, metrics }),
+    mirror,
+    documents: keyedDocuments({ ...deps, changes, metrics, ...(mirror ? { staleAge } : {}) }),
     fastPath,
   };
   fastPath.add(context.documents.fastSource);

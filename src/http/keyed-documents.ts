@@ -67,6 +67,8 @@ interface CachedDocument {
   /** The route template it was rendered by, and whether that route takes a read key. */
   route: string;
   keyed: boolean;
+  /** Rendered while the upstream could not be asked: sent with Age and Warning, never kept. */
+  stale: boolean;
 }
 
 export interface KeyedDocuments {
@@ -92,6 +94,8 @@ export interface KeyedDocuments {
 
 /** Longest a rendering is served, in ms: bounds what a change made behind the service's back costs. */
 const MAX_AGE_MS = 60_000;
+/** The Warning of an answer served from the store while the upstream could not be asked. */
+export const STALE_WARNING = '110 - "Response is Stale"';
 const REVALIDATE_SECOND = 1000;
 
 /** What the documents are read with and invalidated by (the route context has it all). */
@@ -100,6 +104,12 @@ export interface KeyedDocumentDeps {
   clock: Clock;
   changes: ChangeFeed;
   metrics: AppMetrics | null;
+  /**
+   * Whether the rendering made for `reply` is stale (the upstream could not be asked): its age
+   * in ms (null: unknown), or undefined when it is not. A stale rendering is sent with `Age` and
+   * `Warning` to every request it answers and never kept, so the next request asks again.
+   */
+  staleAge?: (reply: FastifyReply) => number | null | undefined;
 }
 
 /** The Cache-Control of a rendering that says how long clients may keep it, else null. */
@@ -130,6 +140,7 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
 
   async function renderEntry(
     request: FastifyRequest,
+    reply: FastifyReply,
     kind: string,
     render: () => Promise<RenderedDocument>,
   ): Promise<CachedDocument> {
@@ -137,6 +148,11 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
     const rendered = await render();
     const body = typeof rendered.body === 'string' ? Buffer.from(rendered.body) : rendered.body;
     const headers = Object.entries(rendered.headers ?? {});
+    const staleAge = deps.staleAge?.(reply);
+    if (staleAge !== undefined) {
+      if (staleAge !== null) headers.push(['age', String(Math.floor(staleAge / 1000))]);
+      headers.push(['warning', STALE_WARNING]);
+    }
     const etag = rendered.etag ?? null;
     const renderedAt = clock.now();
     return {
@@ -155,11 +171,13 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
       cacheControlUntil: 0,
       route: request.routeOptions.url ?? request.url,
       keyed: Boolean(request.apiKey),
+      stale: staleAge !== undefined,
     };
   }
 
   function load(
     request: FastifyRequest,
+    reply: FastifyReply,
     key: string,
     kind: string,
     render: () => Promise<RenderedDocument>,
@@ -169,9 +187,9 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
     if (under !== undefined && under.generation === generations.current()) return under.promise;
     const started = {
       generation: generations.current(),
-      promise: renderEntry(request, kind, render)
+      promise: renderEntry(request, reply, kind, render)
         .then((entry) => {
-          if (enabled && isCurrent(entry, clock.now())) {
+          if (enabled && !entry.stale && isCurrent(entry, clock.now())) {
             let bytes = entry.body.length + entry.bodyGzip!.length;
             for (const tag of entry.tags) bytes += tag.length * 2;
             cache.set(key, entry, bytes);
@@ -231,7 +249,7 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
         if (isCurrent(cached, clock.now())) return send(request, reply, cached);
         cache.delete(key);
       }
-      return load(request, key, kind, render).then((entry) => send(request, reply, entry));
+      return load(request, reply, key, kind, render).then((entry) => send(request, reply, entry));
     },
     watch: generations.watch,
   };

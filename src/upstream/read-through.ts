@@ -5,6 +5,7 @@
  */
 import type { FastifyReply, onSendHookHandler } from 'fastify';
 import type { ApiError } from '../http/jsonapi.ts';
+import { STALE_WARNING } from '../http/keyed-documents.ts';
 import { isRecordedListKind, type RecordedListKind } from '../ingest/recorded-lists.ts';
 import { findRecordedDocument, type RecordedDocument } from '../store/recorded-documents.ts';
 import type { Store } from '../store/store.ts';
@@ -73,6 +74,14 @@ export async function readThroughList(
 }
 
 /**
+ * The age in ms of the stale answer `reply` was marked as (null: unknown); undefined when it was
+ * not marked stale. The document cache asks it, so a stale rendering is never kept.
+ */
+export function staleAge(reply: FastifyReply): number | null | undefined {
+  return staleReplies.has(reply) ? (staleReplies.get(reply) ?? null) : undefined;
+}
+
+/**
  * onSend hook (registered by the app when an upstream is configured): adds `Age` (seconds) and
  * `Warning` to a successful answer that was marked stale, and nothing else.
  */
@@ -80,7 +89,7 @@ export const staleAnswerHeaders: onSendHookHandler = (_request, reply, payload, 
   if (staleReplies.has(reply) && reply.statusCode < 400) {
     const ageMs = staleReplies.get(reply);
     if (ageMs != null) reply.header('age', Math.floor(ageMs / 1000));
-    reply.header('warning', '110 - "Response is Stale"');
+    reply.header('warning', STALE_WARNING);
   }
   done(null, payload);
 };

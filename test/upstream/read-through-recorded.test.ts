@@ -134,10 +134,16 @@ for (const database of testDatabases) {
     test('past the TTL with the upstream down: stale with Age and Warning, else a 503', async () => {
       await upstream.stop();
       mirror.clock.advance(2 * 3600_000);
-      const stale = await get(`/shards/pc-b/players/${accountId(0)}/weapon_mastery`);
+      const url = `/shards/pc-b/players/${accountId(0)}/weapon_mastery`;
+      const stale = await get(url);
       assert.equal(stale.statusCode, 200);
       assert.ok(Number(stale.headers.age) >= 2 * 3600);
       assert.match(String(stale.headers.warning), /^110 /);
+      // A stale rendering is not kept by the document cache: the next request says so again.
+      const again = await get(url);
+      assert.equal(again.body, stale.body);
+      assert.match(String(again.headers.warning), /^110 /);
+      assert.ok(Number(again.headers.age) >= 2 * 3600);
       const never = await get(`/shards/pc-b/players/account.${'e'.repeat(32)}/survival_mastery`);
       assert.ok([503, 429].includes(never.statusCode), String(never.statusCode));
       assert.ok(Number(never.headers['retry-after']) > 0);
