@@ -160,6 +160,25 @@ export async function readCandidates(
 }
 
 /**
+ * Every player with an aggregate for the leaderboard's platform, season and mode, with their
+ * current name and region, unpruned: one page with no range and no bound (the means then play
+ * no part). Bots never have aggregates, so they are never candidates.
+ */
+export function listLeaderboardCandidates(
+  db: Db,
+  key: LeaderboardKey,
+): Promise<LeaderboardCandidate[]> {
+  const means = { winRate: 0, top10Rate: 0, placement: 0, kills: 0, damage: 0 };
+  return readCandidates(db, key, {
+    after: null,
+    upTo: null,
+    means,
+    bounds: new Map(),
+    floor: null,
+  });
+}
+
+/**
  * Every region the players of a platform have ('' for unknown): what a rebuild needs to know
  * before it can leave a candidate out without reading their region.
  */

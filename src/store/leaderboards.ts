@@ -59,48 +59,6 @@ export interface LeaderboardEntry {
 }
 
 /**
- * Every player with an aggregate for the leaderboard's platform, season and mode, with their
- * current name and region: one query on the `season_stats_ranking` index, joined to players by
- * primary key. Bots never have aggregates, so they are never candidates.
- */
-export async function listLeaderboardCandidates(
-  db: Db,
-  key: LeaderboardKey,
-): Promise<LeaderboardCandidate[]> {
-  const rows = await db
-    .selectFrom('season_stats as s')
-    .innerJoin('players as p', (join) =>
-      join.onRef('p.platform', '=', 's.platform').onRef('p.account_id', '=', 's.account_id'),
-    )
-    .select([
-      's.account_id',
-      'p.name',
-      'p.region',
-      's.rounds_played',
-      's.wins',
-      's.top10s',
-      's.kills',
-      's.damage_dealt',
-      's.win_place_sum',
-    ])
-    .where('s.platform', '=', key.platform)
-    .where('s.season_id', '=', key.seasonId)
-    .where('s.game_mode', '=', key.gameMode)
-    .execute();
-  return rows.map((row) => ({
-    accountId: row.account_id,
-    name: row.name,
-    region: row.region,
-    games: Number(row.rounds_played),
-    wins: Number(row.wins),
-    top10s: Number(row.top10s),
-    kills: Number(row.kills),
-    damageDealt: Number(row.damage_dealt),
-    winPlaceSum: Number(row.win_place_sum),
-  }));
-}
-
-/**
  * Replaces the leaderboard of the key's platform and mode — the previous build of any season —
  * with a new build of these entries, in one transaction, so readers see either the old build
  * or the new one, and announces its `leaderboardTag` with it. Returns the new build (a random

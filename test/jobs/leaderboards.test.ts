@@ -12,7 +12,7 @@ import {
 } from '../../src/jobs/rebuild-leaderboards.ts';
 import { isJobDue, runJobOnce } from '../../src/jobs/scheduler.ts';
 import { rankPlayers } from '../../src/domain/ranking.ts';
-import { listLeaderboardCandidates } from '../../src/store/leaderboards.ts';
+import { listLeaderboardCandidates } from '../../src/store/leaderboard-candidates.ts';
 
 const MINUTE = 60_000;
 const CURRENT_SEASON = 'division.bro.official.pc-2018-45';
