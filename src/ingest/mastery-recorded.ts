@@ -9,8 +9,6 @@
  *   mastery only, whose documents carry it) `data.attributes.platform`;
  * - when it was recorded: the `recordedAt` option, else the ingest time.
  */
-import { putRecordedDocument } from '../store/recorded-documents.ts';
-import { playerTag, withDocumentChanges } from '../store/document-changes.ts';
 import { ACCOUNT_ID_PATTERN } from './clan-input.ts';
 import type { EntityResult } from './ingest-clan.ts';
 import { IngestError } from './ingest-error.ts';
@@ -18,13 +16,10 @@ import type { IngestDeps } from './ingest-match.ts';
 import {
   recordingOf,
   recordingPlatform,
-  recordingResult,
+  putPlayerRecording,
   type RecordingOptions,
 } from './recorded-documents.ts';
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isObject, type Json } from '../domain/json-object.ts';
 
 const CONTENT = {
   weaponMasterySummary: 'weaponSummaries',
@@ -52,10 +47,5 @@ export async function ingestRecordedMastery(
     platform: recordingPlatform(deps, document, options.platform, named),
     id: data.id,
   });
-  const now = deps.clock.now();
-  const tags = [playerTag(recording.platform, data.id)];
-  const changed = await withDocumentChanges(deps.store.db, tags, now, () =>
-    putRecordedDocument(deps.store.db, recording, now),
-  );
-  return recordingResult(changed, recording);
+  return putPlayerRecording(deps, recording, [data.id]);
 }

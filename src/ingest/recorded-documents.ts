@@ -35,6 +35,7 @@ import {
   withDocumentChanges,
 } from '../store/document-changes.ts';
 import { MAX_CLOCK_SKEW_MS } from './validate-match.ts';
+import { isObject, type Json } from '../domain/json-object.ts';
 
 export interface RecordingOptions {
   /** The file's bytes as given; the document re-serialized when absent (an item of an array). */
@@ -56,10 +57,6 @@ export const RECORDED_TYPES = [
   'survivalMasterySummary',
   'playerSeason',
 ] as const;
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The recorded type of a document (`data.type`), or null when it is not one taken here. */
 export function recordedTypeOf(value: unknown): (typeof RECORDED_TYPES)[number] | null {
@@ -95,12 +92,22 @@ export async function ingestRecordedRanked(
       `${seasonId} is not a season of ${recording.platform}`,
     );
   }
+  return putPlayerRecording(deps, recording, [accountId]);
+}
+
+/**
+ * Stores a recording about players (stats, mastery; a batch names several), announcing their
+ * player tags with it so their cached documents are rendered again.
+ */
+export async function putPlayerRecording(
+  deps: IngestDeps,
+  recording: RecordedDocument,
+  accountIds: readonly string[],
+): Promise<EntityResult> {
   const now = deps.clock.now();
-  const changed = await withDocumentChanges(
-    deps.store.db,
-    [playerTag(platform, accountId)],
-    now,
-    () => putRecordedDocument(deps.store.db, recording, now),
+  const tags = accountIds.map((id) => playerTag(recording.platform, id));
+  const changed = await withDocumentChanges(deps.store.db, tags, now, () =>
+    putRecordedDocument(deps.store.db, recording, now),
   );
   return recordingResult(changed, recording);
 }

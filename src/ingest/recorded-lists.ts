@@ -16,6 +16,7 @@ import type { EntityResult } from './ingest-clan.ts';
 import { IngestError } from './ingest-error.ts';
 import type { IngestDeps } from './ingest-match.ts';
 import { recordingOf, recordingResult, type RecordingOptions } from './recorded-documents.ts';
+import { isObject } from '../domain/json-object.ts';
 
 /** The recorded list kinds, and the document-cache tag a change of each announces. */
 export const RECORDED_LIST_KINDS = {
@@ -29,10 +30,6 @@ export type RecordedListKind = keyof typeof RECORDED_LIST_KINDS;
 /** Whether `kind` is one of the recorded list kinds. */
 export const isRecordedListKind = (kind: string): kind is RecordedListKind =>
   Object.hasOwn(RECORDED_LIST_KINDS, kind);
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Stores a recorded seasons list, leaderboard or sample under `listId` on `options.platform`

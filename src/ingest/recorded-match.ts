@@ -25,6 +25,7 @@ import { checkRecordedMembers } from './recorded-members.ts';
 import { recordedMatchRegion } from './recorded-region.ts';
 import { recordedRosters } from './recorded-rosters.ts';
 import { readTelemetryFile } from './telemetry-file.ts';
+import { isObject, type Json } from '../domain/json-object.ts';
 
 /** The map every platform had in early 2018, for documents of that time that name none. */
 export const FALLBACK_MAP_NAME = 'Erangel_Main';
@@ -39,10 +40,6 @@ export interface RecordedMatchOptions {
   /** Operator shard aliases, on top of the vendor names documents use (steam, kakao, xbox-na …). */
   aliases?: Readonly<Record<string, string>>;
 }
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** True for a JSON:API match document (`data.type` is `match`). */
 export function isRecordedMatchDocument(value: unknown): value is Json {

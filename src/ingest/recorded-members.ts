@@ -11,10 +11,7 @@ import {
   type RecordingEra,
 } from '../domain/recording-eras.ts';
 import { IngestError } from './ingest-error.ts';
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isObject, type Json } from '../domain/json-object.ts';
 
 /** The value at `path` inside `value`, or undefined when any step is missing. */
 function memberAt(value: unknown, path: readonly string[]): unknown {

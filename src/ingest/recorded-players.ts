@@ -17,10 +17,7 @@ import { ACCOUNT_ID_PATTERN } from './clan-input.ts';
 import { IngestError } from './ingest-error.ts';
 import type { IngestDeps } from './ingest-match.ts';
 import { recordingOf, recordingPlatform, type RecordingOptions } from './recorded-documents.ts';
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isObject, type Json } from '../domain/json-object.ts';
 
 /** The id a recorded players list is kept under: the filter and its values, sorted. */
 export const playerListRecordingId = (by: 'names' | 'ids', values: readonly string[]): string =>

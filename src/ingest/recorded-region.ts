@@ -12,10 +12,7 @@ import {
   type ResolvedShard,
 } from '../domain/shards.ts';
 import { IngestError } from './ingest-error.ts';
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isObject } from '../domain/json-object.ts';
 
 /** Throws IngestError (field `regionShard`) when no source names a region of the platform. */
 export function recordedMatchRegion(

@@ -6,10 +6,7 @@
  */
 import { resolveShard, type Platform } from '../domain/shards.ts';
 import type { ParticipantInput, RosterInput } from './match-input.ts';
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isObject, type Json } from '../domain/json-object.ts';
 
 const STAT_NUMBERS = [
   'DBNOs',

@@ -8,8 +8,7 @@
  * platform, or `lifetime`) and hold `data.attributes.gameModeStats`, an object.
  */
 import { LIFETIME } from '../domain/seasons.ts';
-import { playerTag, withDocumentChanges } from '../store/document-changes.ts';
-import { putRecordedDocument, rankedRecordingId } from '../store/recorded-documents.ts';
+import { rankedRecordingId } from '../store/recorded-documents.ts';
 import { listSeasons } from '../store/seasons.ts';
 import { ACCOUNT_ID_PATTERN } from './clan-input.ts';
 import type { EntityResult } from './ingest-clan.ts';
@@ -18,13 +17,10 @@ import type { IngestDeps } from './ingest-match.ts';
 import {
   recordingOf,
   recordingPlatform,
-  recordingResult,
+  putPlayerRecording,
   type RecordingOptions,
 } from './recorded-documents.ts';
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isObject, type Json } from '../domain/json-object.ts';
 
 /** The id a season stats recording is kept under (the same shape as ranked stats'). */
 export const seasonStatsRecordingId = rankedRecordingId;
@@ -67,14 +63,7 @@ export async function ingestRecordedSeasonStats(
     platform,
     id: seasonStatsRecordingId(accountId, seasonId),
   });
-  const now = deps.clock.now();
-  const changed = await withDocumentChanges(
-    deps.store.db,
-    [playerTag(platform, accountId)],
-    now,
-    () => putRecordedDocument(deps.store.db, recording, now),
-  );
-  return recordingResult(changed, recording);
+  return putPlayerRecording(deps, recording, [accountId]);
 }
 
 /** The id a batch season stats recording is kept under: season, game mode and sorted ids. */
@@ -108,10 +97,5 @@ export async function ingestRecordedSeasonStatsList(
     platform: recordingPlatform(deps, document, options.platform),
     id: options.listId,
   });
-  const now = deps.clock.now();
-  const tags = accountIds.map((id) => playerTag(recording.platform, id));
-  const changed = await withDocumentChanges(deps.store.db, tags, now, () =>
-    putRecordedDocument(deps.store.db, recording, now),
-  );
-  return recordingResult(changed, recording);
+  return putPlayerRecording(deps, recording, accountIds);
 }

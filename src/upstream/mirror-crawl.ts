@@ -20,6 +20,7 @@ import {
 import type { Mirror } from './mirror.ts';
 import type { MirroredMatch } from './mirror-matches.ts';
 import { UpstreamUnavailableError } from './upstream-client.ts';
+import { isObject, type Json } from '../domain/json-object.ts';
 
 export interface CrawlOptions {
   /** Shards whose samples are walked, as spelled to the upstream. */
@@ -44,10 +45,6 @@ export interface CrawlSummary {
   matches: Record<MirroredMatch, number>;
   ms: number;
 }
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A match a document references, and the shard to ask for it on. */
 interface MatchRef {

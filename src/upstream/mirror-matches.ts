@@ -12,6 +12,7 @@ import { ingestRecordedMatch } from '../ingest/recorded-match.ts';
 import { findStoredMatch } from '../store/ingest-writes.ts';
 import { SingleFlight } from './single-flight.ts';
 import { UpstreamUnavailableError, type UpstreamClient } from './upstream-client.ts';
+import { isObject } from '../domain/json-object.ts';
 
 /**
  * What fetching a match did: `stored` (now held, with its telemetry when upstream has it),
@@ -19,10 +20,6 @@ import { UpstreamUnavailableError, type UpstreamClient } from './upstream-client
  * this service refuses it — past RETENTION_DAYS, or not a match document it understands).
  */
 export type MirroredMatch = 'stored' | 'held' | 'missing';
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export class MatchMirror {
   private readonly flights = new SingleFlight<MirroredMatch>();

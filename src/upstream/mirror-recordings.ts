@@ -12,10 +12,7 @@ import type { IngestDeps } from '../ingest/ingest-deps.ts';
 import { rankedRecordingId } from '../store/recorded-documents.ts';
 import type { DocumentMirror, RecordedLookup } from './mirror-documents.ts';
 import type { UpstreamClient, UpstreamRequestOptions } from './upstream-client.ts';
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isObject, type Json } from '../domain/json-object.ts';
 
 export class RecordingMirror {
   /** The current season id per shard, asked once per process. */
