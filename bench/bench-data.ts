@@ -78,6 +78,8 @@ export async function prepareBenchData(options: {
   cacheDir: string;
   seed: number;
   scale: number;
+  /** Use the newest ready data set of this seed and scale even if made by other sources. */
+  reuseAny?: boolean;
   log: (line: string) => void;
 }): Promise<BenchData> {
   const prefix = `seed${options.seed}-scale${options.scale}-`;
@@ -88,6 +90,15 @@ export async function prepareBenchData(options: {
     const ready = JSON.parse(fs.readFileSync(readyFile, 'utf8')) as Omit<BenchData, 'reused'>;
     options.log(`Bench data: reusing ${dir}`);
     return { ...ready, dir, reused: true };
+  }
+  const other = options.reuseAny === true ? newestReady(options.cacheDir, prefix) : null;
+  if (other !== null) {
+    const ready = JSON.parse(fs.readFileSync(path.join(other, 'bench-ready.json'), 'utf8')) as Omit<
+      BenchData,
+      'reused'
+    >;
+    options.log(`Bench data: reusing ${other}, made by other sources (--reuse-data)`);
+    return { ...ready, dir: other, reused: true };
   }
 
   fs.mkdirSync(options.cacheDir, { recursive: true });
@@ -135,6 +146,18 @@ export async function prepareBenchData(options: {
     `  ${ready.matches} matches, ${ready.players} players in ${ready.generationSeconds.toFixed(1)} s`,
   );
   return { ...ready, dir, reused: false };
+}
+
+/** The most recently generated complete data set under `cacheDir` named with `prefix`. */
+function newestReady(cacheDir: string, prefix: string): string | null {
+  if (!fs.existsSync(cacheDir)) return null;
+  const ready = fs
+    .readdirSync(cacheDir)
+    .filter((entry) => entry.startsWith(prefix) && !entry.endsWith('.partial'))
+    .map((entry) => path.join(cacheDir, entry, 'bench-ready.json'))
+    .filter((file) => fs.existsSync(file))
+    .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
+  return ready[0] === undefined ? null : path.dirname(ready[0]);
 }
 
 /**

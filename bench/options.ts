@@ -23,6 +23,7 @@ export interface BenchOptions {
   scale: number;
   seed: number;
   dataDir: string;
+  reuseData: boolean;
   json: string | undefined;
   skipIngest: boolean;
   ingestMatches: number;
@@ -92,6 +93,11 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       '--data-dir <dir>',
       'cache of generated bench data, kept between runs',
       path.join(os.tmpdir(), 'gamedata-bench'),
+    )
+    .option(
+      '--reuse-data',
+      'measure on the newest cached data set of this seed and scale, even one made by other sources',
+      false,
     )
     .option('--json <file>', 'also write every result as JSON into this file')
     .option('--skip-ingest', 'leave out the ingest measurements', false)

@@ -75,6 +75,7 @@ async function main(): Promise<void> {
     cacheDir: options.dataDir,
     seed: options.seed,
     scale: options.scale,
+    reuseAny: options.reuseData,
     log,
   });
   const load = {
