@@ -29,6 +29,59 @@ const PlayerParams = Type.Object({
   accountId: Type.String({ description: 'account.<32 hex>' }),
 });
 
+/** What differs between the two mastery summaries; the route around them is the same. */
+interface MasteryKind<Career> {
+  path: string;
+  /** The recorded-document kind of the real service's summary. */
+  recordedKind: 'weaponMasterySummary' | 'survivalMasterySummary';
+  /** Names the endpoint in the platform-region shard error. */
+  title: string;
+  /** Names the document in the API reference. */
+  noun: string;
+  schema: { summary: string; description: string; operationId: string };
+  document: Parameters<typeof documentResponse>[1];
+  find: (db: RouteContext['store']['db'], platform: string, accountId: string) => Promise<Career>;
+  /** When the last match that added to this career was played (null: none). */
+  latestMatchAt: (career: Career) => number | null;
+  render: (accountId: string, platform: string, career: Career, self: string) => string;
+}
+
+const WEAPON_MASTERY: MasteryKind<Awaited<ReturnType<typeof findWeaponMastery>>> = {
+  path: '/shards/:shard/players/:accountId/weapon_mastery',
+  recordedKind: 'weaponMasterySummary',
+  title: 'Weapon mastery summaries',
+  noun: 'weapon mastery',
+  schema: {
+    summary: "A player's weapon mastery",
+    description:
+      'Per weapon the player used (keyed by item id): XP, level 1–100, tier 1–6, career totals, official and ranked totals, medals.',
+    operationId: 'getWeaponMastery',
+  },
+  document: WeaponMasteryDocument,
+  find: findWeaponMastery,
+  latestMatchAt: (career) => career.latestMatchAt,
+  render: (accountId, platform, career, self) =>
+    renderWeaponMastery({ accountId, platform, career }, self),
+};
+
+const SURVIVAL_MASTERY: MasteryKind<Awaited<ReturnType<typeof findSurvivalMastery>>> = {
+  path: '/shards/:shard/players/:accountId/survival_mastery',
+  recordedKind: 'survivalMasterySummary',
+  title: 'Survival mastery summaries',
+  noun: 'survival mastery',
+  schema: {
+    summary: "A player's survival mastery",
+    description:
+      'XP, level 1–500, tier 1–5, matches played and, per survival stat, total, average, career best and last match value.',
+    operationId: 'getSurvivalMastery',
+  },
+  document: SurvivalMasteryDocument,
+  find: findSurvivalMastery,
+  latestMatchAt: (career) => career?.lastMatchAt ?? null,
+  render: (accountId, _platform, career, self) =>
+    renderSurvivalMastery({ accountId, career }, self),
+};
+
 /**
  * `GET /shards/:shard/players/:accountId/weapon_mastery` and `…/survival_mastery` (keyed):
  * mastery derived from the player's ingested matches. Platform shards only, as on the real
@@ -40,23 +93,26 @@ const PlayerParams = Type.Object({
  * (recording-precedence.ts), whether or not the player is otherwise known.
  */
 export function masteryRoutes(app: FastifyInstance, context: RouteContext): void {
+  masteryRoute(app, context, WEAPON_MASTERY);
+  masteryRoute(app, context, SURVIVAL_MASTERY);
+}
+
+function masteryRoute<Career>(
+  app: FastifyInstance,
+  context: RouteContext,
+  kind: MasteryKind<Career>,
+): void {
   const { config, store, documents, mirror } = context;
-  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
-  const security = [{ apiKey: [] }];
-
-  routes.get(
-    '/shards/:shard/players/:accountId/weapon_mastery',
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
+    kind.path,
     {
       schema: {
-        summary: "A player's weapon mastery",
-        description:
-          'Per weapon the player used (keyed by item id): XP, level 1–100, tier 1–6, career totals, official and ranked totals, medals.',
-        operationId: 'getWeaponMastery',
+        ...kind.schema,
         tags: ['mastery'],
         params: PlayerParams,
-        security,
+        security: [{ apiKey: [] }],
         response: {
-          200: documentResponse('The weapon mastery (or its recording)', WeaponMasteryDocument),
+          200: documentResponse(`The ${kind.noun} (or its recording)`, kind.document),
           ...ERRORS,
         },
       },
@@ -66,12 +122,12 @@ export function masteryRoutes(app: FastifyInstance, context: RouteContext): void
       documents.serve(request, reply, DOCUMENT_KINDS.players, async () => {
         const { accountId } = request.params;
         const shard = requestShard(request.params.shard, config);
-        enforceShardRule(shard, PLATFORM_ONLY, 'Weapon mastery summaries', config);
+        enforceShardRule(shard, PLATFORM_ONLY, kind.title, config);
         const tags = [playerTag(shard.platform, accountId)];
         const upstreamError = await readThroughRecorded(
           mirror,
           {
-            kind: 'weaponMasterySummary',
+            kind: kind.recordedKind,
             shard: request.params.shard,
             id: accountId,
             path: pathOf(request.url),
@@ -79,65 +135,19 @@ export function masteryRoutes(app: FastifyInstance, context: RouteContext): void
           reply,
         );
         const [recording, player, career] = await Promise.all([
-          findRecordedDocument(store.db, 'weaponMasterySummary', shard.platform, accountId),
+          findRecordedDocument(store.db, kind.recordedKind, shard.platform, accountId),
           findPlayer(store.db, shard.platform, accountId),
-          findWeaponMastery(store.db, shard.platform, accountId),
+          kind.find(store.db, shard.platform, accountId),
         ]);
         const self = selfLink(config.publicBaseUrl, request);
-        if (recording && recordingWins(recording.recordedAt, career.latestMatchAt))
+        if (recording && recordingWins(recording.recordedAt, kind.latestMatchAt(career)))
           return { body: renderRecordedDocument(recording, self), tags };
         if (!player)
           throw upstreamError ?? notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
-        const view = { accountId, platform: platformSpelling(shard, config), career };
-        return { body: renderWeaponMastery(view, self), tags };
-      }),
-  );
-
-  routes.get(
-    '/shards/:shard/players/:accountId/survival_mastery',
-    {
-      schema: {
-        summary: "A player's survival mastery",
-        description:
-          'XP, level 1–500, tier 1–5, matches played and, per survival stat, total, average, career best and last match value.',
-        operationId: 'getSurvivalMastery',
-        tags: ['mastery'],
-        params: PlayerParams,
-        security,
-        response: {
-          200: documentResponse('The survival mastery (or its recording)', SurvivalMasteryDocument),
-          ...ERRORS,
-        },
-      },
-      onRequest: context.requireApiKey,
-    },
-    (request, reply) =>
-      documents.serve(request, reply, DOCUMENT_KINDS.players, async () => {
-        const { accountId } = request.params;
-        const shard = requestShard(request.params.shard, config);
-        enforceShardRule(shard, PLATFORM_ONLY, 'Survival mastery summaries', config);
-        const tags = [playerTag(shard.platform, accountId)];
-        const upstreamError = await readThroughRecorded(
-          mirror,
-          {
-            kind: 'survivalMasterySummary',
-            shard: request.params.shard,
-            id: accountId,
-            path: pathOf(request.url),
-          },
-          reply,
-        );
-        const [recording, player, career] = await Promise.all([
-          findRecordedDocument(store.db, 'survivalMasterySummary', shard.platform, accountId),
-          findPlayer(store.db, shard.platform, accountId),
-          findSurvivalMastery(store.db, shard.platform, accountId),
-        ]);
-        const self = selfLink(config.publicBaseUrl, request);
-        if (recording && recordingWins(recording.recordedAt, career?.lastMatchAt ?? null))
-          return { body: renderRecordedDocument(recording, self), tags };
-        if (!player)
-          throw upstreamError ?? notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
-        return { body: renderSurvivalMastery({ accountId, career }, self), tags };
+        return {
+          body: kind.render(accountId, platformSpelling(shard, config), career, self),
+          tags,
+        };
       }),
   );
 }
