@@ -66,3 +66,30 @@ export async function startTestUpstream(
     },
   };
 }
+
+/** This service with `upstream` as its upstream API, on the same kind of database. */
+export function createMirrorOf(
+  database: TestDatabase,
+  upstream: TestUpstream,
+  env: Record<string, string> = {},
+): Promise<TestApp> {
+  return createTestApp(database, {
+    UPSTREAM_URL: upstream.url,
+    UPSTREAM_API_KEYS: upstream.key,
+    ...env,
+  });
+}
+
+/** The id of the upstream's current season on `platform`, as its seasons list names it. */
+export async function currentSeasonOf(upstream: TestUpstream, platform: string): Promise<string> {
+  const answer = await upstream.t.app.inject({
+    url: `/shards/${platform}/seasons`,
+    headers: upstream.t.auth,
+  });
+  const seasons = answer.json() as {
+    data: { id: string; attributes: { isCurrentSeason: boolean } }[];
+  };
+  const current = seasons.data.find((season) => season.attributes.isCurrentSeason);
+  assert.ok(current, `the upstream has a current season on ${platform}`);
+  return current.id;
+}

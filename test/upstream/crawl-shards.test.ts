@@ -2,8 +2,8 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testDatabases } from '../helpers/stores.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { startTestUpstream, type TestUpstream } from '../helpers/upstream.ts';
+import { type TestApp } from '../helpers/app.ts';
+import { createMirrorOf, startTestUpstream, type TestUpstream } from '../helpers/upstream.ts';
 import { createMirror } from '../../src/upstream/mirror.ts';
 import { mirrorCrawlJob } from '../../src/jobs/mirror-crawl.ts';
 
@@ -23,9 +23,7 @@ for (const database of testDatabases) {
     });
 
     const samplesAskedByAPass = async (env: Record<string, string>): Promise<number> => {
-      const mirrorApp = await createTestApp(database, {
-        UPSTREAM_URL: upstream.url,
-        UPSTREAM_API_KEYS: upstream.key,
+      const mirrorApp = await createMirrorOf(database, upstream, {
         ...env,
       });
       apps.push(mirrorApp);

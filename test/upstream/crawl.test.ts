@@ -1,8 +1,8 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testDatabases } from '../helpers/stores.ts';
-import { createTestApp, TEST_BASE_URL, type TestApp } from '../helpers/app.ts';
-import { startTestUpstream, type TestUpstream } from '../helpers/upstream.ts';
+import { TEST_BASE_URL, type TestApp } from '../helpers/app.ts';
+import { createMirrorOf, startTestUpstream, type TestUpstream } from '../helpers/upstream.ts';
 import { populateDemo } from '../../src/demo/populate-demo.ts';
 import { runJobOnce } from '../../src/jobs/scheduler.ts';
 import { buildSamplesJob } from '../../src/jobs/build-samples.ts';
@@ -41,10 +41,7 @@ for (const database of testDatabases) {
         progress: false,
       });
       await runJobOnce(upstream.t, buildSamplesJob, 'test');
-      mirrorApp = await createTestApp(database, {
-        UPSTREAM_URL: upstream.url,
-        UPSTREAM_API_KEYS: upstream.key,
-      });
+      mirrorApp = await createMirrorOf(database, upstream);
       mirror = createMirror(mirrorApp)!;
     });
     after(async () => {

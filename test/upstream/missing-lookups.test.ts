@@ -6,8 +6,8 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testDatabases } from '../helpers/stores.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { startTestUpstream, type TestUpstream } from '../helpers/upstream.ts';
+import { type TestApp } from '../helpers/app.ts';
+import { createMirrorOf, startTestUpstream, type TestUpstream } from '../helpers/upstream.ts';
 import { readCursor, writeCursor } from '../../src/store/mirror-state.ts';
 
 const TTL_SECONDS = 600;
@@ -28,9 +28,7 @@ for (const database of testDatabases) {
 
     before(async () => {
       upstream = await startTestUpstream(database);
-      mirror = await createTestApp(database, {
-        UPSTREAM_URL: upstream.url,
-        UPSTREAM_API_KEYS: upstream.key,
+      mirror = await createMirrorOf(database, upstream, {
         UPSTREAM_PLAYER_TTL_SECONDS: String(TTL_SECONDS),
       });
     });

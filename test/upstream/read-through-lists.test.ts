@@ -1,9 +1,14 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testDatabases } from '../helpers/stores.ts';
-import { createTestApp, TEST_BASE_URL, type TestApp } from '../helpers/app.ts';
+import { TEST_BASE_URL, type TestApp } from '../helpers/app.ts';
 import { accountId, makeMatchInput } from '../helpers/matches.ts';
-import { startTestUpstream, type TestUpstream } from '../helpers/upstream.ts';
+import {
+  createMirrorOf,
+  currentSeasonOf,
+  startTestUpstream,
+  type TestUpstream,
+} from '../helpers/upstream.ts';
 import { ingestMatch } from '../../src/ingest/ingest-match.ts';
 import { buildSamples } from '../../src/jobs/build-samples.ts';
 import { rebuildLeaderboards } from '../../src/jobs/rebuild-leaderboards.ts';
@@ -50,14 +55,8 @@ for (const database of testDatabases) {
       }
       await buildSamples(upstream.t);
       await rebuildLeaderboards(upstream.t);
-      const seasons = (await original('/shards/steam/seasons')).json() as {
-        data: { id: string; attributes: { isCurrentSeason: boolean } }[];
-      };
-      season = seasons.data.find((s) => s.attributes.isCurrentSeason)!.id;
-      mirror = await createTestApp(database, {
-        UPSTREAM_URL: upstream.url,
-        UPSTREAM_API_KEYS: upstream.key,
-      });
+      season = await currentSeasonOf(upstream, 'steam');
+      mirror = await createMirrorOf(database, upstream);
       upstream.received.clear();
     });
     after(async () => {

@@ -1,9 +1,9 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testDatabases } from '../helpers/stores.ts';
-import { createTestApp, TEST_BASE_URL, type TestApp } from '../helpers/app.ts';
+import { TEST_BASE_URL, type TestApp } from '../helpers/app.ts';
 import { makeMatchInput } from '../helpers/matches.ts';
-import { startTestUpstream, type TestUpstream } from '../helpers/upstream.ts';
+import { createMirrorOf, startTestUpstream, type TestUpstream } from '../helpers/upstream.ts';
 import { ingestMatch } from '../../src/ingest/ingest-match.ts';
 import type { MatchInput } from '../../src/ingest/match-input.ts';
 
@@ -25,9 +25,7 @@ for (const database of testDatabases) {
         overrides: { createdAt: new Date(upstream.t.clock.now() - DAY_MS).toISOString() },
       });
       await ingestMatch(upstream.t, match);
-      mirror = await createTestApp(database, {
-        UPSTREAM_URL: upstream.url,
-        UPSTREAM_API_KEYS: upstream.key,
+      mirror = await createMirrorOf(database, upstream, {
         RETENTION_DAYS: '0',
       });
     });

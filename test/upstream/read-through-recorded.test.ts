@@ -1,9 +1,14 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { testDatabases } from '../helpers/stores.ts';
-import { createTestApp, TEST_BASE_URL, type TestApp } from '../helpers/app.ts';
+import { TEST_BASE_URL, type TestApp } from '../helpers/app.ts';
 import { accountId, makeMatchInput } from '../helpers/matches.ts';
-import { startTestUpstream, type TestUpstream } from '../helpers/upstream.ts';
+import {
+  createMirrorOf,
+  currentSeasonOf,
+  startTestUpstream,
+  type TestUpstream,
+} from '../helpers/upstream.ts';
 import { ingestMatch } from '../../src/ingest/ingest-match.ts';
 import { ingestEntity } from '../../src/ingest/ingest-entity.ts';
 import { findStoredMatch } from '../../src/store/ingest-writes.ts';
@@ -50,14 +55,8 @@ for (const database of testDatabases) {
         level: 7,
         members: [accountId(0), accountId(1)],
       });
-      const seasons = (await original('/shards/pc-b/seasons')).json() as {
-        data: { id: string; attributes: { isCurrentSeason: boolean } }[];
-      };
-      season = seasons.data.find((s) => s.attributes.isCurrentSeason)!.id;
-      mirror = await createTestApp(database, {
-        UPSTREAM_URL: upstream.url,
-        UPSTREAM_API_KEYS: upstream.key,
-      });
+      season = await currentSeasonOf(upstream, 'pc-b');
+      mirror = await createMirrorOf(database, upstream);
       upstream.received.clear();
     });
     after(async () => {
