@@ -2,28 +2,19 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RouteContext } from '../route-context.ts';
-import { retentionWindowMs } from '../../config.ts';
-import {
-  STANDARD_GAME_MODES,
-  isStandardGameMode,
-  type StandardGameMode,
-} from '../../domain/game-modes.ts';
-import { FIRST_LIFETIME_SEASON, LIFETIME, seasonStatsShardRule } from '../../domain/seasons.ts';
-import { isPcPlatform, type ResolvedShard } from '../../domain/shards.ts';
+import { STANDARD_GAME_MODES, isStandardGameMode } from '../../domain/game-modes.ts';
 import { findPlayer, findPlayersByIds } from '../../store/players.ts';
-import { findSeasonStatsRows, listStatsMatchIds } from '../../store/player-stats.ts';
 import {
   renderPlayerSeason,
   renderPlayerSeasonList,
-  type PlayerSeasonView,
 } from '../../presenters/season-stats-document.ts';
 import { NO_PLAYERS_FOUND, notFound, selfLink } from '../jsonapi.ts';
 import { DOCUMENT_KINDS, playerTag } from '../../store/document-changes.ts';
 import { PlayerFilterQuery, playerIdsFilter } from '../player-filter.ts';
-import { seasonListsFor } from '../season-lists.ts';
+import { playerSeasonReader } from '../player-season-reader.ts';
 import { PlayerSeasonDocument, PlayerSeasonListDocument } from '../schemas/season-documents.ts';
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
-import { enforceShardRule, requestShard } from '../shards.ts';
+import { requestShard } from '../shards.ts';
 import { pathOf, readThroughRecorded } from '../../upstream/read-through.ts';
 import {
   seasonStatsListRecordingId,
@@ -31,9 +22,6 @@ import {
 } from '../../ingest/recorded-season-stats.ts';
 import { findServedSeasonRecording } from '../../store/stats-recency.ts';
 import { renderRecordedDocument } from '../../presenters/recorded-document.ts';
-
-/** Most match ids a season stats record lists per game mode (REFERENCE §1.7). */
-const MATCHES_PER_MODE = 32;
 
 const PlayerSeasonParams = Type.Object({
   shard: Type.String(),
@@ -81,17 +69,6 @@ const batchDocs = {
   },
 };
 
-/** Which stats a request reads: the aggregate rows' season, and the bounds of the match lists. */
-interface StatsScope {
-  platform: string;
-  /** A season id, or `lifetime`. */
-  seasonId: string;
-  /** Season of the listed matches; null for lifetime (every season since the first counted). */
-  listSeasonId: string | null;
-  /** Listed matches are created at or after this instant, epoch ms. */
-  since: number;
-}
-
 /**
  * `GET /shards/:shard/players/:accountId/seasons/:seasonId` (a season or `lifetime`) and the
  * batch form `GET /shards/:shard/seasons/:seasonId/gameMode/:gameMode/players?filter[playerIds]=…`
@@ -99,57 +76,9 @@ interface StatsScope {
  * earlier seasons on a platform-region shard, other platforms' seasons on either; lifetime on PC only.
  */
 export function seasonStatsRoutes(app: FastifyInstance, context: RouteContext): void {
-  const { config, store, clock, documents, mirror } = context;
-  const seasonLists = seasonListsFor(store, clock);
+  const { config, store, documents, mirror } = context;
+  const { statsScope, playerSeasons } = playerSeasonReader(context);
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
-
-  /** Checks the season and the shard kind it needs; throws 404 for an unknown season, 400 for a wrong shard. */
-  async function statsScope(shard: ResolvedShard, seasonId: string): Promise<StatsScope> {
-    const retentionStart = clock.now() - retentionWindowMs(config);
-    const list = await seasonLists.get(shard.platform);
-    if (seasonId === LIFETIME) {
-      enforceShardRule(
-        shard,
-        { platform: true, region: false, pcOnly: true },
-        'Lifetime stats',
-        config,
-      );
-      const first = list.seasons.find((season) => season.id === FIRST_LIFETIME_SEASON.pc);
-      const since = Math.max(retentionStart, first?.startsAt ?? -Infinity);
-      return { platform: shard.platform, seasonId, listSeasonId: null, since };
-    }
-    if (!list.ids.has(seasonId))
-      throw notFound(`Unknown season '${seasonId}' on shard '${shard.spelling}'`);
-    const rule = seasonStatsShardRule(isPcPlatform(shard.platform), seasonId);
-    enforceShardRule(shard, rule, `Season stats of ${seasonId}`, config);
-    return { platform: shard.platform, seasonId, listSeasonId: seasonId, since: retentionStart };
-  }
-
-  /** The stats of these players in these modes: one query for the aggregates, one for the match lists. */
-  async function playerSeasons(
-    scope: StatsScope,
-    accountIds: readonly string[],
-    gameModes: readonly StandardGameMode[],
-  ): Promise<PlayerSeasonView[]> {
-    const [stats, matches] = await Promise.all([
-      findSeasonStatsRows(store.db, { ...scope, accountIds, gameModes }),
-      listStatsMatchIds(store.db, {
-        platform: scope.platform,
-        accountIds,
-        gameModes,
-        seasonId: scope.listSeasonId,
-        since: scope.since,
-        perMode: MATCHES_PER_MODE,
-      }),
-    ]);
-    return accountIds.map((accountId) => ({
-      accountId,
-      seasonId: scope.seasonId,
-      gameModes,
-      stats: stats.get(accountId),
-      matches: matches.get(accountId),
-    }));
-  }
 
   routes.get(
     '/shards/:shard/players/:accountId/seasons/:seasonId',
