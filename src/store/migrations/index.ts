@@ -10,6 +10,7 @@ import * as mastery from './0008-mastery.ts';
 import * as mirror from './0009-mirror.ts';
 import * as matchDocumentOneCopy from './0011-match-document-one-copy.ts';
 import * as leaderboardRankingIndex from './0013-leaderboard-ranking-index.ts';
+import * as playerMatchesOneIndex from './0014-player-matches-one-index.ts';
 
 /** What a migration needs to know about the database it runs on. */
 export interface MigrationContext {
@@ -33,6 +34,7 @@ const STEPS: Record<string, Step> = {
   '0009-mirror': mirror,
   '0011-match-document-one-copy': matchDocumentOneCopy,
   '0013-leaderboard-ranking-index': leaderboardRankingIndex,
+  '0014-player-matches-one-index': playerMatchesOneIndex,
 };
 
 /** The migrations as Kysely's Migrator wants them, bound to one database's context. */
