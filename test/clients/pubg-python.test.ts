@@ -4,9 +4,9 @@
  *
  * What it sends: `requests` defaults (`User-Agent: python-requests/…`, `Accept-Encoding: gzip,
  * deflate`, `Connection: keep-alive`) plus `Accept: application/vnd.api+json` and
- * `Authorization: Bearer <key>`; URLs built with furl, which percent-encodes the brackets of
- * `filter[…]`/`page[number]` but leaves commas and colons raw (`filter%5BplayerNames%5D=a,b`,
- * `filter%5BcreatedAt-start%5D=2026-11-19T00:00:00Z`). It calls the old leaderboard path
+ * `Authorization: Bearer <key>`; URLs built with furl (2.x, what `furl>=1.0.1` installs today),
+ * which percent-encodes brackets, commas and colons alike (`filter%5BplayerNames%5D=a%2Cb`,
+ * `filter%5BcreatedAt-start%5D=2026-11-19T00%3A00%3A00Z`). It calls the old leaderboard path
  * `/leaderboards/<mode>?page[number]=0`. Its telemetry client sends the same headers minus the key.
  *
  * What it needs back: it turns every resource into a class named by Python's `type.title()`
@@ -113,10 +113,10 @@ for (const database of testDatabases) {
     });
     after(() => world.close());
 
-    test('players by names (raw comma) and by id, with their matches', async () => {
+    test('players by names (encoded comma) and by id, with their matches', async () => {
       const [first, second] = world.seats;
       const players = await iterate(
-        `/shards/steam/players?filter%5BplayerNames%5D=${first!.name},${second!.name}`,
+        `/shards/steam/players?filter%5BplayerNames%5D=${first!.name}%2C${second!.name}`,
       );
       assert.deepEqual(
         players.map((player) => player.id).sort(),
@@ -150,7 +150,7 @@ for (const database of testDatabases) {
           { kills: number }
         >;
         assert.equal(stats.squad!.kills, seat.stats.kills);
-        const ids = `${world.seats[0]!.playerId},${seat.playerId}`;
+        const ids = `${world.seats[0]!.playerId}%2C${seat.playerId}`;
         const batch = await iterate(
           `/shards/steam/seasons/${season}/gameMode/squad/players?filter%5BplayerIds%5D=${ids}`,
         );
@@ -164,8 +164,8 @@ for (const database of testDatabases) {
       assert.equal(built.filter((entry) => entry === 'Player').length, world.seats.length);
     });
 
-    test('samples, latest and from a start time with raw colons', async () => {
-      for (const query of ['', '?filter%5BcreatedAt-start%5D=2026-11-19T00:00:00Z']) {
+    test('samples, latest and from a start time with encoded colons', async () => {
+      for (const query of ['', '?filter%5BcreatedAt-start%5D=2026-11-19T00%3A00%3A00Z']) {
         const { doc, built } = await getOne(`/shards/steam/samples${query}`);
         assert.equal(built[0], 'Sample');
         const matches = (doc.data as Resource).relationships!.matches!.data as Resource[];
