@@ -1,7 +1,8 @@
 /**
- * chicken-dinner (PyPI `chicken-dinner`, crflynn/chicken-dinner; its `PUBGCore` and models as
- * last stored, 0.8–0.10 era), a Python client that cannot be installed here, replayed byte for
- * byte against a real port.
+ * chicken-dinner (PyPI `chicken-dinner`, crflynn/chicken-dinner, 0.4–0.10: `pubgapi/core.py`
+ * of the 0.4/0.5 line and the models of 0.6 on, whose leaderboard calls the path without a
+ * season), a Python client that cannot be installed here, replayed byte for byte against a
+ * real port. Requests' encoding and header order were checked with `requests` itself.
  *
  * What it sends: its session headers are replaced outright, so no `User-Agent`, only
  * `Authorization: Bearer <key>`, `Accept: application/vnd.api+json` and `Accept-Encoding: gzip`
