@@ -14,8 +14,8 @@ export const SampleQuery = Type.Object({
   [CREATED_AT_START]: Type.Optional(
     Type.String({
       description:
-        'A time (ISO 8601, UTC, `Z`; milliseconds optional): the sample of the UTC day holding it. ' +
-        'Not in the future, nor older than the retention window.',
+        'A time (ISO 8601, UTC: `Z` or `+00:00`; fraction optional): the sample of the UTC ' +
+        'day holding it. Not in the future, nor older than the retention window.',
       examples: ['2026-11-19T00:00:00Z'],
     }),
   ),
@@ -24,12 +24,15 @@ export const SampleQuery = Type.Object({
 const EXPECTED_FORMAT =
   'an ISO 8601 UTC time YYYY-MM-DDTHH:MM:SSZ, milliseconds optional (2026-01-31T00:00:00Z)';
 
-// Zulu only: an offset's `+` arrives as a space unless the client percent-encodes it.
-const ISO_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?Z$/;
+// UTC only, written `Z` or as the zero offset `+00:00`: .NET's round-trip format ("o") of a
+// local time on a UTC machine ends in `+00:00` (pubg-dotnet sends it percent-encoded). Other
+// offsets are refused as not UTC; an offset's `+` arrives as a space unless percent-encoded.
+const ISO_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:Z|\+00:00)$/;
 
 /**
- * Epoch ms of `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, the fraction cut to milliseconds; null for
- * anything else, calendar-impossible values (month 13, 31 April, hour 24) included.
+ * Epoch ms of `YYYY-MM-DDTHH:MM:SS[.fraction]Z` (or `+00:00`), the fraction cut to
+ * milliseconds; null for anything else, calendar-impossible values (month 13, 31 April, hour
+ * 24) included.
  */
 export function parseUtcTime(value: string): number | null {
   const match = ISO_UTC.exec(value);

@@ -167,9 +167,14 @@ for (const database of testDatabases) {
             midnight.links.self,
             'self is the permalink of the list',
           );
+          // .NET's round-trip format of a UTC-local time: seven fraction digits and `+00:00`.
+          const zeroOffset = await sample(
+            '/shards/pc-eu/samples?filter[createdAt-start]=2026-11-07T05%3A00%3A00.1230000%2B00%3A00',
+          );
           const earlier = await sample(
             '/shards/pc-eu/samples?filter[createdAt-start]=2026-11-07T05:00:00.123Z',
           );
+          assert.equal(zeroOffset.data.id, earlier.data.id);
           assert.equal(earlier.data.attributes.createdAt, '2026-11-08T00:00:00Z');
           assert.deepEqual(ids(earlier), [older]);
           const pubgJs = await sample(
