@@ -29,6 +29,8 @@ export interface JobsOptions {
   encoding: 'gzip' | 'identity';
   pinning: Pinning;
   workDir: string;
+  /** Write V8 CPU profiles of the servers (and their job threads) into this directory. */
+  cpuProfDir?: string | undefined;
   log: (line: string) => void;
 }
 
@@ -96,6 +98,7 @@ export async function measureJobsUnderLoad(
     cpus,
     script: [path.join(ROOT, 'bench/job-server.ts')],
     stdout: 'pipe',
+    cpuProfDir: options.cpuProfDir,
   });
   await runAll(jobServer, 'in the server', inServerTrigger(jobServer), 1);
   const service = await startService(children, {
@@ -103,6 +106,7 @@ export async function measureJobsUnderLoad(
     dataDir: dir,
     cpus,
     stdout: { file: path.join(options.workDir, 'jobs-service.log') },
+    cpuProfDir: options.cpuProfDir,
   });
   await runAll(service, 'another process', cliTrigger(children, dir, cpus), 2);
   return rows;

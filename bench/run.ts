@@ -137,6 +137,7 @@ async function main(): Promise<void> {
       encoding: options.encoding,
       pinning,
       workDir,
+      cpuProfDir: options.cpuProf,
       log,
     });
   }

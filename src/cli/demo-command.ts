@@ -1,12 +1,10 @@
 /**
  * `gamedata demo`: generates the demo data set through the ingest pipeline (resumable, idempotent
- * for one seed, scale and `--now`) and registers the demo key.
+ * for one seed, scale and `--now`) and registers the demo key. The generator and the ingest
+ * pipeline are loaded when the command runs.
  */
 import { Option, type Command } from 'commander';
 import { instant, positiveInteger, positiveNumber, withRuntime, type CliIo } from './cli-io.ts';
-import { ensureDemoApiKey } from './demo-key.ts';
-import { chooseDemoRun, loadDemo } from '../demo/load-demo.ts';
-import { addPlayerTwins } from '../demo/add-player-twins.ts';
 import { TELEMETRY_PROFILES, type TelemetryProfileName } from '../demo/telemetry-profile.ts';
 
 /** Options of `gamedata demo`. */
@@ -49,6 +47,12 @@ export function registerDemoCommand(program: Command, io: CliIo): void {
       ).argParser(positiveInteger),
     )
     .action(async (options: DemoCommandOptions) => {
+      const [{ chooseDemoRun, loadDemo }, { addPlayerTwins }, { ensureDemoApiKey }] =
+        await Promise.all([
+          import('../demo/load-demo.ts'),
+          import('../demo/add-player-twins.ts'),
+          import('./demo-key.ts'),
+        ]);
       await withRuntime(
         io,
         async (runtime) => {

@@ -1,12 +1,10 @@
 /**
  * `gamedata ingest <source>`: matches, clans, player statuses and recorded documents from a
- * file, a directory or standard input, one line per item and a summary.
+ * file, a directory or standard input, one line per item and a summary. The ingest pipeline is
+ * loaded when the command runs.
  */
 import { Option, type Command } from 'commander';
 import { instant, withRuntime, type CliIo } from './cli-io.ts';
-import { ingestPath } from '../ingest/ingest-source.ts';
-import { openPreparePool } from '../ingest/prepare-pool.ts';
-import { requestDerivedDataRebuild } from '../jobs/index.ts';
 
 interface IngestCommandOptions {
   region?: string;
@@ -39,6 +37,12 @@ export function registerIngestCommand(program: Command, io: CliIo): void {
       ).argParser(instant),
     )
     .action(async (source: string, options: IngestCommandOptions) => {
+      const [{ ingestPath }, { openPreparePool }, { requestDerivedDataRebuild }] =
+        await Promise.all([
+          import('../ingest/ingest-source.ts'),
+          import('../ingest/prepare-pool.ts'),
+          import('../jobs/index.ts'),
+        ]);
       await withRuntime(io, async (runtime) => {
         const { ingestWorkers } = runtime.config;
         const pool = ingestWorkers > 0 ? openPreparePool(ingestWorkers, runtime.config) : null;

@@ -1,13 +1,14 @@
 /**
- * `gamedata jobs run <name>`: one scheduled job now, under the same lease `serve` takes, and
- * where `serve` runs it: in a worker thread at the niceness `JOB_NICE`, so a job started beside
- * a serving instance (by cron, by hand) takes only the CPU serving leaves idle.
+ * `gamedata jobs run <name>`: one scheduled job now, under the same lease `serve` takes, at the
+ * niceness `JOB_NICE`, so a job started beside a serving instance (by cron, by hand) takes only
+ * the CPU serving leaves idle. The process exists for the job: it lowers all of itself once the
+ * config is read, before the job, the store and their modules are loaded, and runs the job in
+ * its own thread. Where it shares a process (tests), the job runs in a worker thread that lowers
+ * itself, as in `serve`.
  */
 import { Option, type Command } from 'commander';
-import { instant, withRuntime, type CliIo } from './cli-io.ts';
-import { JOBS, findJob } from '../jobs/index.ts';
-import { runJobOnce } from '../jobs/scheduler.ts';
-import { canRunInThread, inProcessRunner, threadRunner } from '../jobs/job-thread-runner.ts';
+import { commandConfig, instant, withRuntime, type CliIo } from './cli-io.ts';
+import { JOB_NAMES, isJobName } from '../jobs/job-names.ts';
 
 /** Adds `gamedata jobs` to the program. */
 export function registerJobsCommands(program: Command, io: CliIo): void {
@@ -16,23 +17,30 @@ export function registerJobsCommands(program: Command, io: CliIo): void {
     .description('Scheduled jobs (serve runs them on their intervals).');
   jobs
     .command('run')
-    .description(`Run one job now: ${JOBS.map((job) => job.name).join(', ')}.`)
+    .description(`Run one job now: ${JOB_NAMES.join(', ')}.`)
     .argument('<name>')
     .addOption(
       new Option('--now <iso>', 'the time the job runs at (default: now)').argParser(instant),
     )
     .action(async (name: string, options: { now?: number }) => {
-      const job = findJob(name);
-      if (!job) {
-        io.err(`No job '${name}'; jobs: ${JOBS.map((j) => j.name).join(', ')}`);
+      if (!isJobName(name)) {
+        io.err(`No job '${name}'; jobs: ${JOB_NAMES.join(', ')}`);
         process.exitCode = 1;
         return;
       }
+      const config = await commandConfig(io);
+      io.lowerPriority?.(config.jobNice);
+      const [{ findJob }, { runJobOnce }, runners] = await Promise.all([
+        import('../jobs/index.ts'),
+        import('../jobs/scheduler.ts'),
+        import('../jobs/job-thread-runner.ts'),
+      ]);
+      const job = findJob(name)!;
+      const inThread = io.lowerPriority === undefined && runners.canRunInThread(config);
       await withRuntime(
         io,
         async (runtime) => {
-          const { config } = runtime;
-          const runner = canRunInThread(config) ? threadRunner(config) : inProcessRunner;
+          const runner = inThread ? runners.threadRunner(config) : runners.inProcessRunner;
           const result = await runJobOnce(runtime, job, `cli-${process.pid}`, runner).finally(() =>
             runner.close(),
           );
@@ -47,6 +55,7 @@ export function registerJobsCommands(program: Command, io: CliIo): void {
           }
         },
         options.now,
+        config,
       );
     });
 }

@@ -1,15 +1,12 @@
 /**
  * `gamedata mirror`: crawls UPSTREAM_URL into the store — samples per shard, their matches and
  * telemetry, and the watch list (`mirror watch|unwatch|list`). `--once` does one pass and exits
- * (cron, tests); without it a pass runs every MIRROR_INTERVAL_MINUTES until a stop signal.
+ * (cron, tests); without it a pass runs every MIRROR_INTERVAL_MINUTES until a stop signal. The
+ * upstream client and the crawler are loaded when a crawl runs.
  */
-import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import type { Runtime } from '../runtime.ts';
-import { createMirror, type Mirror } from '../upstream/mirror.ts';
-import { crawlUpstream, describeCrawl, type CrawlSummary } from '../upstream/mirror-crawl.ts';
 import { listWatchedPlayers, unwatchPlayers, watchPlayers } from '../store/mirror-state.ts';
-import { requestDerivedDataRebuild } from '../jobs/index.ts';
 import { withRuntime as withCommandRuntime, type CliIo } from './cli-io.ts';
 
 /** Adds `mirror` and its subcommands to the program. */
@@ -24,6 +21,11 @@ export function registerMirrorCommand(program: Command, io: CliIo): void {
     .option('--once', 'one pass, then exit')
     .option('--shard <shard...>', 'shards whose samples are walked (default: MIRROR_SHARDS)')
     .action(async (options: { once?: boolean; shard?: string[] }) => {
+      const [{ createMirror }, { describeCrawl }, { crawlPass }] = await Promise.all([
+        import('../upstream/mirror.ts'),
+        import('../upstream/mirror-crawl.ts'),
+        import('./crawl-pass.ts'),
+      ]);
       await withRuntime(async (runtime) => {
         const upstream = createMirror(runtime);
         if (upstream === null) {
@@ -84,48 +86,6 @@ export function registerMirrorCommand(program: Command, io: CliIo): void {
         }
       });
     });
-}
-
-/** One pass with a progress bar on a terminal; null when a stop signal ended it. */
-async function crawlPass(
-  runtime: Runtime,
-  mirror: Mirror,
-  shards: readonly string[],
-  signal: AbortSignal | undefined,
-  interactive: boolean,
-): Promise<CrawlSummary | null> {
-  const bar = interactive
-    ? new cliProgress.SingleBar(
-        {
-          stream: process.stderr,
-          hideCursor: true,
-          format: 'mirror [{bar}] {value}/{total} matches | {stored} new | {duration_formatted}',
-        },
-        cliProgress.Presets.shades_classic,
-      )
-    : null;
-  let total = 0;
-  let stored = 0;
-  bar?.start(0, 0, { stored });
-  try {
-    const summary = await crawlUpstream(runtime, mirror, {
-      shards,
-      ...(signal ? { signal } : {}),
-      log: (message) => process.stderr.write(`${message}\n`),
-      progress: {
-        found: (count) => bar?.setTotal((total += count)),
-        done: (result) => bar?.increment(1, { stored: result === 'stored' ? ++stored : stored }),
-      },
-    });
-    // Samples and leaderboards derived from the matches are redone at the next job tick.
-    if (summary.matches.stored > 0) await requestDerivedDataRebuild(runtime.store.db);
-    return summary;
-  } catch (error) {
-    if (signal?.aborted) return null;
-    throw error;
-  } finally {
-    bar?.stop();
-  }
 }
 
 function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {

@@ -1,12 +1,13 @@
 /**
  * The `gamedata` command line: every subcommand but `serve`'s listening loop (which lives in
- * `src/main.ts`), each in a file of its own. Commands load the config lazily, so `--help` works
- * whatever the environment.
+ * `src/main.ts`), each in a file of its own. Building the program loads only commander and the
+ * commands' descriptions: each command loads the config and the modules it runs when it runs, so
+ * `--help` works whatever the environment and no command waits for another's modules.
  */
 import { Command } from 'commander';
-import { loadConfig, type Config } from '../config.ts';
+import type { Config } from '../config.ts';
 import { SERVICE_VERSION } from '../version.ts';
-import { withRuntime, type CliIo } from './cli-io.ts';
+import { commandConfig, withRuntime, type CliIo } from './cli-io.ts';
 import { registerDemoCommand } from './demo-command.ts';
 import { registerIngestCommand } from './ingest-command.ts';
 import { registerKeysCommands } from './keys-command.ts';
@@ -36,7 +37,7 @@ export function buildProgram(
     .description(
       'Start the API (loading the demo data first when the store is empty, or completing an interrupted demo load, with DEMO_DATA=auto).',
     )
-    .action(() => serve(loadConfig(io.env)));
+    .action(async () => serve(await commandConfig(io)));
 
   registerDemoCommand(program, io);
   registerIngestCommand(program, io);

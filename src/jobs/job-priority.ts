@@ -47,3 +47,20 @@ export function lowerThreadPriority(nice: number): LoweredPriority | null {
   if (tid === null || !lowerTo(tid, nice)) return null;
   return { threadId: tid, nice };
 }
+
+/**
+ * Lowers every thread of this process to niceness `nice` (0–19; 0 leaves them): what a process
+ * that exists only to run a job (`gamedata jobs run`) calls before it loads the job, so its
+ * module loading, V8's helper threads and the job all take only the CPU others leave idle.
+ * Threads started afterwards inherit it. Returns how many threads were lowered, or null where
+ * this is not supported.
+ */
+export function lowerProcessPriority(nice: number): number | null {
+  if (nice <= 0 || currentThreadId() === null) return null;
+  let lowered = 0;
+  for (const task of fs.readdirSync('/proc/self/task')) {
+    // A thread may end between the listing and the call: it needs no priority then.
+    if (lowerTo(Number(task), nice)) lowered++;
+  }
+  return lowered;
+}

@@ -29,8 +29,24 @@ export interface JobThreadRequest {
 export type JobThreadReply = { id: number; summary: string } | { id: number; error: string };
 
 /**
- * The thread's module: job-thread.js once built; under tsx (development, tests) job-thread.ts,
- * loaded through tsx's loader registered in the thread first (Node 20 threads do not inherit it).
+ * Lowers the thread it runs in to `workerData.config.jobNice`, as plain JavaScript: what the tsx
+ * bootstrap below runs before tsx, whose loader compiles every module of the job in a thread of
+ * its own that inherits its creator's niceness (job-thread.ts, which lowers itself the same way
+ * through job-priority.ts, cannot be loaded before tsx is).
+ */
+const LOWER_BEFORE_TSX = `{
+  const os = require('node:os');
+  const nice = require('node:worker_threads').workerData.config.jobNice;
+  try {
+    const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+    if (nice > 0 && os.getPriority(tid) < nice) os.setPriority(tid, nice);
+  } catch {}
+}`;
+
+/**
+ * The thread's module: job-thread.js once built; under tsx (development, tests, the bench)
+ * job-thread.ts, loaded through tsx's loader registered in the thread first (Node 20 threads do
+ * not inherit it), once the thread is lowered.
  */
 function threadEntry(): [URL] | [string, { eval: true }] {
   const extension = path.extname(fileURLToPath(import.meta.url));
@@ -38,7 +54,7 @@ function threadEntry(): [URL] | [string, { eval: true }] {
   if (extension !== '.ts') return [entry];
   const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
   return [
-    `import(${tsx}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`,
+    `${LOWER_BEFORE_TSX}\nimport(${tsx}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`,
     { eval: true },
   ];
 }

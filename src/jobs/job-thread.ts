@@ -3,20 +3,23 @@
  * store of its own, opened from the same config, so a job's queries and computation — SQLite's
  * are synchronous — never hold up the event loop that serves requests. The thread first lowers
  * its own scheduling priority to `JOB_NICE` (src/jobs/job-priority.ts), so that on a busy core
- * it takes only the CPU serving leaves. It runs one job per message and answers with its
- * summary or its error.
+ * it takes only the CPU serving leaves — its modules are loaded after that, so even loading
+ * them (compiling them, under tsx) does not compete with requests. It runs one job per message
+ * and answers with its summary or its error.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from '../config.ts';
-import { openBlobStore } from '../blobs/open-blob-store.ts';
-import { openStore } from '../store/store.ts';
-import { findJob } from './index.ts';
 import { lowerThreadPriority } from './job-priority.ts';
 import type { JobThreadReply, JobThreadRequest } from './job-thread-runner.ts';
 
 const config = (workerData as { config: Config }).config;
 const port = parentPort!;
 lowerThreadPriority(config.jobNice);
+const [{ openBlobStore }, { openStore }, { findJob }] = await Promise.all([
+  import('../blobs/open-blob-store.ts'),
+  import('../store/store.ts'),
+  import('./index.ts'),
+]);
 const opened = Promise.all([
   openBlobStore(config),
   openStore(config.databaseUrl, {

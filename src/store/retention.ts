@@ -1,13 +1,12 @@
 import type { Db } from './store.ts';
 
-import {
-  DOCUMENT_KINDS,
-  announceDocumentChanges,
-  withDocumentChanges,
-} from './document-changes.ts';
+import { DOCUMENT_KINDS, announceDocumentChanges, playerTag } from './document-changes.ts';
 
-/** What purged matches change: every player's match list, tournaments and samples. */
-const PURGED = [DOCUMENT_KINDS.players, DOCUMENT_KINDS.tournaments, DOCUMENT_KINDS.samples];
+/**
+ * What purged matches change besides their players' documents: tournaments and samples (few
+ * documents, and which ones would take a read per list to say).
+ */
+const PURGED = [DOCUMENT_KINDS.tournaments, DOCUMENT_KINDS.samples];
 
 /** The oldest matches created before `cutoff`, at most `limit`, with their telemetry blob keys. */
 export async function findExpiredMatches(
@@ -30,8 +29,9 @@ export async function findExpiredMatches(
  * entries, rendered documents, sample entries — in one transaction. Sample lists that lose
  * entries get a new revision, so rendered copies are rebuilt. Season aggregates and mastery
  * stay (a purged match's telemetry can no longer come, so its pending mark goes). Announces
- * that player match lists, tournaments and samples changed; `at` (epoch ms) only dates the
- * announcement for pruning.
+ * the players who played them (their match lists changed) — not every player, so a purge makes
+ * readers render again only the documents it changed, not every player document at once — and
+ * that tournaments and samples changed; `at` (epoch ms) only dates the announcement for pruning.
  */
 export async function deleteMatches(
   db: Db,
@@ -43,6 +43,12 @@ export async function deleteMatches(
     const touchedSamples = await trx
       .selectFrom('sample_matches')
       .select('sample_id')
+      .distinct()
+      .where('match_id', 'in', ids)
+      .execute();
+    const players = await trx
+      .selectFrom('player_matches')
+      .select(['platform', 'account_id'])
       .distinct()
       .where('match_id', 'in', ids)
       .execute();
@@ -64,7 +70,8 @@ export async function deleteMatches(
         )
         .execute();
     }
-    await announceDocumentChanges(trx, PURGED, at);
+    const listed = players.map((player) => playerTag(player.platform, player.account_id));
+    await announceDocumentChanges(trx, [...listed, ...PURGED], at);
   });
 }
 
@@ -86,9 +93,17 @@ export async function deleteExpiredSampleLists(
   });
 }
 
-/** Deletes tournaments none of whose matches remain; returns how many. */
+/**
+ * Deletes tournaments none of whose matches remain; returns how many. Announces that
+ * tournaments changed only when one was deleted: an hourly purge that deletes nothing makes no
+ * reader render its tournaments again.
+ */
 export async function deleteEmptyTournaments(db: Db, at = Date.now()): Promise<number> {
-  return withDocumentChanges(db, [DOCUMENT_KINDS.tournaments], at, () => deleteTournaments(db));
+  return db.transaction().execute(async (trx) => {
+    const deleted = await deleteTournaments(trx);
+    if (deleted > 0) await announceDocumentChanges(trx, [DOCUMENT_KINDS.tournaments], at);
+    return deleted;
+  });
 }
 
 async function deleteTournaments(db: Db): Promise<number> {

@@ -9,8 +9,6 @@ import { Kysely, Migrator } from 'kysely';
 import type { DialectAdapter, DialectName, PoolStats } from './dialect-adapter.ts';
 import type { Database } from './schema.ts';
 import { migrationProvider } from './migrations/index.ts';
-import { sqliteAdapter } from './sqlite/dialect.ts';
-import { postgresAdapter } from './postgres/dialect.ts';
 import {
   SILENT_STORE_LOG,
   StoreUnavailableError,
@@ -34,9 +32,14 @@ export interface Store {
 
 const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//.test(url);
 
-/** Picks the adapter for a `DATABASE_URL`: `postgres://…`, `sqlite:<file>`, `file:<file>` or `:memory:`. */
-function adapterFor(url: string, options: OpenOptions): DialectAdapter {
+/**
+ * Picks the adapter for a `DATABASE_URL`: `postgres://…`, `sqlite:<file>`, `file:<file>` or
+ * `:memory:`. Each driver is loaded only when its URL is used: a command on SQLite never loads
+ * `pg`, and the reverse.
+ */
+async function adapterFor(url: string, options: OpenOptions): Promise<DialectAdapter> {
   if (isPostgresUrl(url)) {
+    const { postgresAdapter } = await import('./postgres/dialect.ts');
     return postgresAdapter(url, {
       ...(options.schema ? { schema: options.schema } : {}),
       connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
@@ -45,6 +48,7 @@ function adapterFor(url: string, options: OpenOptions): DialectAdapter {
     });
   }
   const file = url.replace(/^(sqlite|file):(\/\/)?/, '');
+  const { sqliteAdapter } = await import('./sqlite/dialect.ts');
   return sqliteAdapter(file);
 }
 
@@ -77,7 +81,7 @@ const retryDelayMs = (attempt: number): number => Math.min(5_000, 500 * 2 ** (at
  * thrown at once.
  */
 export async function openStore(url: string, options: OpenOptions = {}): Promise<Store> {
-  const adapter = adapterFor(url, options);
+  const adapter = await adapterFor(url, options);
   const db = new Kysely<Database>({ dialect: adapter.dialect });
   const store: Store = {
     db,

@@ -5,7 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config.ts';
 import { openRuntime } from '../../src/runtime.ts';
-import { findJob } from '../../src/jobs/index.ts';
+import { execFileSync } from 'node:child_process';
+import { JOBS, findJob } from '../../src/jobs/index.ts';
+import { JOB_NAMES } from '../../src/jobs/job-names.ts';
+import { buildProgram } from '../../src/cli/program.ts';
 import { threadRunner } from '../../src/jobs/job-thread-runner.ts';
 import { runCliIn } from '../helpers/cli.ts';
 
@@ -21,6 +24,8 @@ function threadNiceness(): Map<number, number> {
   }
   return niceness;
 }
+
+const PRIORITY_MODULE = new URL('../../src/jobs/job-priority.ts', import.meta.url).href;
 
 const linux = fs.existsSync('/proc/thread-self');
 const skip = !linux
@@ -56,7 +61,13 @@ test(
       const before = threadNiceness();
       try {
         await runner.run(findJob('seasons')!, runtime, { rebuild: false });
-        assert.equal(loweredSince(before, 17).length, 1, 'exactly one thread, the job thread');
+        // The job thread, and under tsx the loader thread it starts: threads of the job only.
+        const lowered = loweredSince(before, 17);
+        assert.ok(lowered.length >= 1, 'the job thread is lowered');
+        assert.ok(
+          lowered.every((tid) => !before.has(tid)),
+          'no thread that existed before the job is lowered',
+        );
         assert.equal(os.getPriority(), mainBefore, 'the serving thread is untouched');
       } finally {
         await runner.close();
@@ -97,3 +108,73 @@ test(
     });
   },
 );
+
+test(
+  '`jobs run` in a process of its own lowers that process to JOB_NICE and runs the job there',
+  { skip },
+  async () => {
+    await withStore(async (dataDir) => {
+      const lowered: number[] = [];
+      const out: string[] = [];
+      const err: string[] = [];
+      const program = buildProgram(
+        {
+          env: { DATA_DIR: dataDir, LOG_LEVEL: 'silent', JOB_NICE: '15' },
+          out: (line) => out.push(line),
+          err: (line) => err.push(line),
+          interactive: false,
+          lowerPriority: (nice) => lowered.push(nice),
+        },
+        async () => {},
+      );
+      const before = threadNiceness();
+      await program.parseAsync(['node', 'gamedata', 'jobs', 'run', 'seasons']);
+      assert.deepEqual(lowered, [15]);
+      assert.deepEqual(err, []);
+      assert.match(out.join('\n'), /^seasons: /);
+      assert.deepEqual(loweredSince(before, 15), [], 'no job thread lowered itself: none started');
+      // An unknown name is refused before anything is lowered or opened.
+      process.exitCode = 0;
+      await program.parseAsync(['node', 'gamedata', 'jobs', 'run', 'nope']);
+      assert.equal(process.exitCode, 1);
+      assert.match(err[0]!, /^No job 'nope'/);
+      process.exitCode = 0;
+      assert.deepEqual(lowered, [15]);
+    });
+  },
+);
+
+test(
+  'lowering the process lowers every thread it has, and threads started later inherit it',
+  { skip },
+  () => {
+    // In a child process: a lowered process cannot raise itself again.
+    const script = `
+    import fs from 'node:fs';
+    import os from 'node:os';
+    import { Worker } from 'node:worker_threads';
+    import { lowerProcessPriority } from ${JSON.stringify(PRIORITY_MODULE)};
+    const lowered = lowerProcessPriority(11);
+    const worker = new Worker('setInterval(() => {}, 1000)', { eval: true });
+    await new Promise((resolve) => worker.once('online', resolve));
+    const niceness = fs.readdirSync('/proc/self/task').map((tid) => os.getPriority(Number(tid)));
+    await worker.terminate();
+    process.stdout.write(JSON.stringify({ lowered, niceness }));
+  `;
+    const { lowered, niceness } = JSON.parse(
+      execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        encoding: 'utf8',
+      }),
+    ) as { lowered: number; niceness: number[] };
+    assert.ok(lowered >= 1);
+    assert.ok(niceness.length > lowered, 'the worker added threads');
+    assert.deepEqual([...new Set(niceness)], [11]);
+  },
+);
+
+test('the job names the command line lists are the jobs, in tick order', () => {
+  assert.deepEqual(
+    JOBS.map((job) => job.name),
+    [...JOB_NAMES],
+  );
+});

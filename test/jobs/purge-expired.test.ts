@@ -5,6 +5,11 @@ import { createTestApp } from '../helpers/app.ts';
 import { makeMatchInput, accountId } from '../helpers/matches.ts';
 import { ingestMatch } from '../../src/ingest/ingest-match.ts';
 import { purgeExpired } from '../../src/jobs/purge-expired.ts';
+import {
+  DOCUMENT_KINDS,
+  playerTag,
+  watchLocalDocumentChanges,
+} from '../../src/store/document-changes.ts';
 
 const DAY = 86_400_000;
 const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -91,6 +96,64 @@ for (const database of testDatabases) {
         404,
       );
     } finally {
+      await t.close();
+    }
+  });
+
+  test(`[${database.name}] a purge makes readers render again the documents of its matches' players, not every player's`, async () => {
+    const t = await createTestApp(database);
+    const announced: string[] = [];
+    const unwatch = watchLocalDocumentChanges((tags) => announced.push(...tags));
+    try {
+      const start = t.clock.now();
+      const old = makeMatchInput({
+        seed: 'purged',
+        overrides: { createdAt: iso(start - 2 * DAY) },
+      });
+      // Players 10–13 played only a match that stays.
+      const kept = makeMatchInput({
+        seed: 'kept',
+        player: (seat) => ({ playerId: accountId(10 + seat.index), name: `Kept${seat.index}` }),
+        overrides: { createdAt: iso(start) },
+      });
+      await ingestMatch(t, old);
+      await ingestMatch(t, kept);
+      const playerUrl = (i: number) => `/shards/pc-b/players/${accountId(i)}`;
+      const get = async (i: number) => {
+        const answer = await t.app.inject({ url: playerUrl(i), headers: t.auth });
+        assert.equal(answer.statusCode, 200);
+        return answer.json().data;
+      };
+      assert.equal((await get(0)).relationships.matches.data.length, 1);
+      // The purge's time; renderings made now are current until the purge changes them.
+      t.clock.set(start + 12 * DAY + 60_000);
+      assert.equal((await get(0)).attributes.name, 'Player0');
+      assert.equal((await get(10)).attributes.name, 'Kept0');
+      // Behind the service's back (nothing announced): seen only where the document is rendered again.
+      await t.store.db
+        .updateTable('players')
+        .set({ name: 'Renamed' })
+        .where('account_id', 'in', [accountId(0), accountId(10)])
+        .execute();
+
+      announced.length = 0;
+      assert.equal((await purgeExpired(t)).matches, 1);
+      const participants = [0, 1, 2, 3].map((i) => playerTag('pc-b', accountId(i)));
+      assert.deepEqual(
+        new Set(announced),
+        new Set([...participants, DOCUMENT_KINDS.tournaments, DOCUMENT_KINDS.samples]),
+      );
+
+      const purgedPlayer = await get(0);
+      assert.deepEqual(purgedPlayer.relationships.matches.data, []);
+      assert.equal(purgedPlayer.attributes.name, 'Renamed', 'rendered again');
+      assert.equal((await get(10)).attributes.name, 'Kept0', 'still the cached rendering');
+
+      announced.length = 0;
+      assert.deepEqual(await purgeExpired(t), { matches: 0, sampleLists: 0, tournaments: 0 });
+      assert.deepEqual(announced, [], 'a purge that deletes nothing changes no document');
+    } finally {
+      unwatch();
       await t.close();
     }
   });

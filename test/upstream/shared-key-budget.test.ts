@@ -10,7 +10,7 @@ import { testDatabases } from '../helpers/stores.ts';
 import { startTestUpstream, type TestUpstream } from '../helpers/upstream.ts';
 import { hasRedisServer, startRedis, type RedisProcess } from '../faults/fault-helpers.ts';
 import { createApiKey } from '../../src/store/api-keys.ts';
-import { connectRedis } from '../../src/runtime.ts';
+import { connectRedis } from '../../src/redis-client.ts';
 import type { Redis } from 'ioredis';
 import { SharedKeyBudgets } from '../../src/upstream/shared-key-budget.ts';
 import { KeyBudgets } from '../../src/upstream/key-budget.ts';
