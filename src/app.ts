@@ -40,9 +40,11 @@ const CORS = {
   strictPreflight: false,
 };
 /** What the CORS plugin adds to an answer that is not a preflight, with this configuration. */
-const CORS_HEADERS: [string, string][] = [
-  ['access-control-allow-origin', CORS.origin],
-  ['access-control-expose-headers', CORS.exposedHeaders.join(', ')],
+const CORS_HEADERS: readonly string[] = [
+  'access-control-allow-origin',
+  CORS.origin,
+  'access-control-expose-headers',
+  CORS.exposedHeaders.join(', '),
 ];
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {

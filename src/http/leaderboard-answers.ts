@@ -6,7 +6,7 @@
  * Anything else (a rebuild, a new season, an unbuilt leaderboard, a mirror) goes to the route.
  */
 import { DocumentCache } from './document-cache.ts';
-import type { FastAnswer, FastSource } from './fast-path.ts';
+import type { FastSource } from './fast-path.ts';
 import type { BuildToken, LeaderboardPages, RenderedPage } from './leaderboard-pages.ts';
 
 /**
@@ -71,14 +71,21 @@ export function leaderboardAnswers(pages: Pick<LeaderboardPages, 'isCurrent'>): 
       return null;
     }
     const { page } = entry;
-    const headers: FastAnswer['headers'] = [
-      ['cache-control', cacheControlOf(entry, now)],
-      ['etag', gzip ? page.etagGzip : page.etag],
-      ['vary', 'Accept-Encoding'],
-      ['content-type', type],
+    const cacheControl = cacheControlOf(entry, now);
+    if (!gzip) {
+      const headers = ['cache-control', cacheControl, 'etag', page.etag, 'vary', 'Accept-Encoding'];
+      headers.push('content-type', type);
+      return { route: entry.route, keyed: true, headers, body: page.body };
+    }
+    const headers = [
+      'cache-control',
+      cacheControl,
+      'etag',
+      page.etagGzip,
+      'vary',
+      'Accept-Encoding',
     ];
-    if (!gzip) return { route: entry.route, keyed: true, headers, body: page.body };
-    headers.push(['content-encoding', 'gzip']);
+    headers.push('content-type', type, 'content-encoding', 'gzip');
     return { route: entry.route, keyed: true, headers, body: page.bodyGzip };
   };
 

@@ -116,7 +116,24 @@ const NO_ROUTE_CONFIG = { config: {} };
  * consistent with the response's Date (some subtract one from the other).
  */
 export function resetHeaders(secondsLeft: number, now: number): { date: string; reset: number } {
-  return { date: new Date(now).toUTCString(), reset: Math.ceil(now / 1000) + secondsLeft };
+  return { date: httpDate(now), reset: Math.ceil(now / 1000) + secondsLeft };
+}
+
+/** The second `lastDate` was made for (epoch seconds), and the Date header of that second. */
+let lastSecond = Number.NaN;
+let lastDate = '';
+
+/**
+ * The Date header value of `now` (epoch ms): whole seconds, so made once a second rather than
+ * per answer (a Date and its formatting cost about a microsecond, a few percent of an answer).
+ */
+function httpDate(now: number): string {
+  const second = Math.floor(now / 1000);
+  if (second !== lastSecond) {
+    lastDate = new Date(second * 1000).toUTCString();
+    lastSecond = second;
+  }
+  return lastDate;
 }
 
 /**
