@@ -19,7 +19,6 @@ import type { ApiKey } from '../store/api-keys.ts';
 import type { MediaType } from './jsonapi.ts';
 import { commonMediaType } from './content-negotiation.ts';
 import { gzipAccepted } from './precompressed.ts';
-import { readPlainHeaders, type PlainHeaders } from './plain-headers.ts';
 
 /** What a source is asked: the request as far as a cached answer depends on it. */
 export interface FastRequest {
@@ -113,12 +112,6 @@ interface ServerOptions {
 export function createFastPath(): FastPath {
   const sources: FastSource[] = [];
   let deps: FastPathDeps | null = null;
-  /** The headers of the request being decided (read synchronously, so one object serves all). */
-  const asked: PlainHeaders = {
-    accept: undefined,
-    acceptEncoding: undefined,
-    authorization: undefined,
-  };
 
   function find(request: FastRequest): FastAnswer | null {
     for (const source of sources) {
@@ -162,20 +155,25 @@ export function createFastPath(): FastPath {
   function tryAnswer(req: IncomingMessage, res: ServerResponse): boolean {
     const d = deps;
     if (d === null || req.method !== 'GET') return false;
-    if (!readPlainHeaders(req.rawHeaders, asked)) return false;
-    const type = commonMediaType(asked.accept);
-    const gzip = gzipAccepted(asked.acceptEncoding);
+    // Node builds the headers object of every request anyway (it reads Host and Expect).
+    const h = req.headers;
+    // Conditional requests (304s), bodies where none belong, no Host, Expect: Fastify's to answer.
+    if (h['if-none-match'] !== undefined || h['content-length'] !== undefined) return false;
+    if (h['transfer-encoding'] !== undefined || h.host === undefined) return false;
+    if (h.expect !== undefined) return false;
+    const type = commonMediaType(h.accept);
+    const gzip = gzipAccepted(h['accept-encoding']);
     if (type === null || gzip === null) return false;
     const started = performance.now();
     const now = d.now();
-    const identityAsked = asked.acceptEncoding === undefined;
+    const identityAsked = h['accept-encoding'] === undefined;
     const answer = find({ url: req.url!, gzip, type, now, identityAsked });
     if (answer === null) return false;
     if (!answer.keyed) {
       send(d, res, started, answer, null, null, now);
       return true;
     }
-    const key = d.cachedKey(asked.authorization);
+    const key = d.cachedKey(h.authorization);
     if (key === null) return false;
     d.count(key).then(
       (count) => {

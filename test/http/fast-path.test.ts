@@ -243,16 +243,27 @@ for (const database of testDatabases) {
 
     test('fast answers are counted in the metrics and written to the access log', async () => {
       const url = `/shards/pc-b/players/${accountId(2)}`;
+      const route = '/shards/:shard/players/:accountId';
       const headers = { ...t.auth, 'accept-encoding': 'gzip' };
+      // Access lines are handed to the log in batches, within a fraction of a second.
+      const routedSince = (from: number): Record<string, unknown>[] =>
+        s.log
+          .slice(from)
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+          .filter((line) => line.route === route);
+      const waitForLines = async (from: number, count: number): Promise<void> => {
+        for (let waited = 0; routedSince(from).length < count && waited < 2_000; waited += 20) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      };
+      const first = s.log.length;
       await httpGet(s.port, url, headers);
+      await waitForLines(first, 1);
       const metrics = async () =>
         sampleValue(
           parseExposition((await s.app.inject({ url: '/metrics' })).body),
           'gamedata_http_requests_total',
-          {
-            route: '/shards/:shard/players/:accountId',
-            status: '200',
-          },
+          { route, status: '200' },
         ) ?? 0;
       const counted = await metrics();
       const lines = s.log.length;
@@ -260,8 +271,9 @@ for (const database of testDatabases) {
       for (let i = 0; i < 3; i++) await httpGet(s.port, url, headers);
       assert.equal(s.viaFastify(), before, 'all three on the fast path');
       assert.equal(await metrics(), counted + 3);
+      await waitForLines(lines, 3);
       const written = s.log.slice(lines).map((line) => JSON.parse(line) as Record<string, unknown>);
-      const access = written.filter((line) => line.route === '/shards/:shard/players/:accountId');
+      const access = routedSince(lines);
       assert.equal(access.length, 3);
       for (const line of access) {
         assert.equal(line.method, 'GET');
