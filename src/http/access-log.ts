@@ -89,14 +89,37 @@ interface SonicBoomLike {
 /** What every line starts with, up to `"time":`. */
 const LEVEL = `{"level":${pino.levels.values.info},"time":`;
 
-/** Writes one request line; `fixed` holds the `"method":…,"route":…` part. */
+/** Key ids whose JSON form is kept: they are few (one per client), this only bounds a surprise. */
+const MAX_KEY_IDS = 1_000;
+
+/**
+ * Writes one request line; `fixed` holds the `"method":…,"route":…` part. What repeats between
+ * lines is made once: everything up to `"reqId":` once per millisecond, a key id's JSON once.
+ */
 function lineWriter(
   write: Write,
 ): (fixed: string, reqId: string, status: number, ms: number, keyId: string | null) => void {
   const processPart = `,"pid":${process.pid},"hostname":${JSON.stringify(os.hostname())},"reqId":`;
+  let lastTime = Number.NaN;
+  let head = '';
+  const keyIds = new Map<string, string>();
+  const keyIdJson = (keyId: string): string => {
+    let json = keyIds.get(keyId);
+    if (json === undefined) {
+      if (keyIds.size >= MAX_KEY_IDS) keyIds.clear();
+      json = JSON.stringify(keyId);
+      keyIds.set(keyId, json);
+    }
+    return json;
+  };
   return (fixed, reqId, status, ms, keyId) => {
+    const time = Date.now();
+    if (time !== lastTime) {
+      lastTime = time;
+      head = `${LEVEL}${time}${processPart}`;
+    }
     write(
-      `${LEVEL}${Date.now()}${processPart}${JSON.stringify(reqId)},${fixed},"status":${status},"ms":${ms},"keyId":${keyId === null ? 'null' : JSON.stringify(keyId)},"msg":"request"}\n`,
+      `${head}${JSON.stringify(reqId)},${fixed},"status":${status},"ms":${ms},"keyId":${keyId === null ? 'null' : keyIdJson(keyId)},"msg":"request"}\n`,
     );
   };
 }
