@@ -85,12 +85,14 @@ export async function registerRateLimits(
 
   // The plugin's own counting (same store, same key and budget), for the fast path.
   const countRequest = app.createRateLimit();
+  const counted = (result: Awaited<ReturnType<typeof countRequest>>): RateCount => {
+    if (result.isAllowed) throw new Error('no key is on an allow list');
+    return result;
+  };
   const counting = {
-    count: async (key: ApiKey): Promise<RateCount> => {
-      const counted = await countRequest({ apiKey: key, routeOptions: NO_ROUTE_CONFIG } as never);
-      if (counted.isAllowed) throw new Error('no key is on an allow list');
-      return counted;
-    },
+    // One promise on top of the plugin's, not an async function's two.
+    count: (key: ApiKey): Promise<RateCount> =>
+      countRequest({ apiKey: key, routeOptions: NO_ROUTE_CONFIG } as never).then(counted),
     resetHeaders,
   };
 
