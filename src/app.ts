@@ -71,7 +71,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerFrameworkErrors(app);
   registerErrorHandlers(app);
   // Before any route is added (CORS preflight included): the access line is added to each route.
-  const accessLine = deps.logger && deps.config.accessLog ? registerAccessLog(app) : null;
+  const accessLine =
+    deps.logger && deps.config.accessLog ? registerAccessLog(app, deps.config.logFlushMs) : null;
   // Each app reads the change feed of its store, unless it is handed one (and then its owner stops it).
   const changes = deps.changes ?? createChangeFeed(deps.store, { clock: deps.clock, log: app.log });
   if (!deps.changes) app.addHook('onClose', () => changes.stop());

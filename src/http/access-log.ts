@@ -5,7 +5,7 @@
  *
  * The line has the fields a pino line has (level, time, pid, hostname, reqId, msg) and is
  * written to the app logger's own destination, buffered like every other line (src/logger.ts):
- * lines are gathered and handed over a buffer's worth at a time, or within BATCH_MS, so an
+ * lines are gathered and handed over a buffer's worth at a time, or within LOG_FLUSH_MS, so an
  * access line may reach the log up to that much after a line logged later. It is formatted here
  * rather than by pino: the part that is the same for every answer of a route is made once when
  * the route is added, and what remains is a template string — a pino call per request cost more
@@ -26,23 +26,22 @@ type Write = (line: string) => void;
  * event-loop turn cost more than a line itself.
  */
 const BATCH_BYTES = LOG_BUFFER_BYTES;
-/** Longest a line waits to be handed over when fewer arrive, in ms (the logger's own default). */
-const BATCH_MS = 100;
 
 /** Where the lines go, and how to hand over what is gathered now (on close and at exit). */
 interface Destination {
   write(line: string): void;
-  flush(): void;
   /** Stops the timer and the exit handler; hands over what is gathered. */
   close(): void;
 }
 
 /**
  * The writer of lines as they are to where the app logger writes, or null when none. Lines
- * are gathered and handed over in one write every BATCH_BYTES or BATCH_MS, when the app closes
- * (an orderly stop), and at process exit (written synchronously then, as the logger does).
+ * are gathered and handed over in one write every BATCH_BYTES; when fewer arrive, within
+ * `flushMs` (LOG_FLUSH_MS), and then written at once, so no line waits longer than the logger's
+ * own lines do; and when the app closes (an orderly stop) or the process exits (written
+ * synchronously then, as the logger does).
  */
-function destinationOf(log: Logger): Destination | null {
+function destinationOf(log: Logger, flushMs: number): Destination | null {
   const stream = (log as unknown as Record<symbol, SonicBoomLike | undefined>)[
     pino.symbols.streamSym
   ];
@@ -57,6 +56,10 @@ function destinationOf(log: Logger): Destination | null {
     gathered = '';
     stream.write(lines);
   };
+  const flushLate = (): void => {
+    flush();
+    stream.flush?.();
+  };
   const atExit = (): void => {
     try {
       flush();
@@ -70,9 +73,8 @@ function destinationOf(log: Logger): Destination | null {
     write(line) {
       gathered += line;
       if (gathered.length >= BATCH_BYTES) flush();
-      else if (timer === null) timer = setTimeout(flush, BATCH_MS).unref();
+      else if (timer === null) timer = setTimeout(flushLate, flushMs).unref();
     },
-    flush,
     close() {
       process.off('exit', atExit);
       flush();
@@ -83,6 +85,7 @@ function destinationOf(log: Logger): Destination | null {
 /** What is used of the logger's destination (sonic-boom). */
 interface SonicBoomLike {
   write(data: string): unknown;
+  flush?(): void;
   flushSync?(): void;
 }
 
@@ -137,10 +140,10 @@ const asArray = <T>(hooks: T | T[] | undefined): T[] =>
  * took (route null). Does nothing when the logger does not log `info`. Returns the same line
  * writer for the fast path (src/http/fast-path.ts), or null when there is no access log.
  */
-export function registerAccessLog(app: FastifyInstance): AccessLine | null {
+export function registerAccessLog(app: FastifyInstance, flushMs: number): AccessLine | null {
   const log = app.log as unknown as Logger;
   if (!log.isLevelEnabled('info')) return null;
-  const destination = destinationOf(log);
+  const destination = destinationOf(log, flushMs);
   if (destination === null) return null;
   app.addHook('onClose', async () => destination.close());
   const writeLine = lineWriter(destination.write);
