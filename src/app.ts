@@ -112,7 +112,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     documents: keyedDocuments({ ...deps, changes, metrics, ...(mirror ? { staleAge } : {}) }),
     fastPath,
   };
-  fastPath.add(context.documents.fastSource);
   await changes.start();
   const counting = await registerRateLimits(app, {
     redis: deps.redis ?? null,
@@ -123,6 +122,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (context.mirror) app.addHook('onSend', staleAnswerHeaders);
   app.addHook('onClose', async () => context.mirror?.players.stop());
   for (const registerRoutes of ROUTES) registerRoutes(app, context);
+  // After the routes' own sources, whose checks are cheaper than a lookup of the whole URL.
+  fastPath.add(context.documents.fastSource);
   app.addHook('onReady', async () =>
     fastPath.enable({
       now: () => deps.clock.now(),
