@@ -40,9 +40,11 @@ const CORS = {
   strictPreflight: false,
 };
 /** What the CORS plugin adds to an answer that is not a preflight, with this configuration. */
-const CORS_HEADERS: [string, string][] = [
-  ['access-control-allow-origin', CORS.origin],
-  ['access-control-expose-headers', CORS.exposedHeaders.join(', ')],
+const CORS_HEADERS: readonly string[] = [
+  'access-control-allow-origin',
+  CORS.origin,
+  'access-control-expose-headers',
+  CORS.exposedHeaders.join(', '),
 ];
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -69,7 +71,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerFrameworkErrors(app);
   registerErrorHandlers(app);
   // Before any route is added (CORS preflight included): the access line is added to each route.
-  const accessLine = deps.logger && deps.config.accessLog ? registerAccessLog(app) : null;
+  const accessLine =
+    deps.logger && deps.config.accessLog ? registerAccessLog(app, deps.config.logFlushMs) : null;
   // Each app reads the change feed of its store, unless it is handed one (and then its owner stops it).
   const changes = deps.changes ?? createChangeFeed(deps.store, { clock: deps.clock, log: app.log });
   if (!deps.changes) app.addHook('onClose', () => changes.stop());
@@ -109,7 +112,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     documents: keyedDocuments({ ...deps, changes, metrics, ...(mirror ? { staleAge } : {}) }),
     fastPath,
   };
-  fastPath.add(context.documents.fastSource);
   await changes.start();
   const counting = await registerRateLimits(app, {
     redis: deps.redis ?? null,
@@ -120,6 +122,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (context.mirror) app.addHook('onSend', staleAnswerHeaders);
   app.addHook('onClose', async () => context.mirror?.players.stop());
   for (const registerRoutes of ROUTES) registerRoutes(app, context);
+  // After the routes' own sources, whose checks are cheaper than a lookup of the whole URL.
+  fastPath.add(context.documents.fastSource);
   app.addHook('onReady', async () =>
     fastPath.enable({
       now: () => deps.clock.now(),

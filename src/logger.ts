@@ -22,7 +22,7 @@ const REDACTED_PATHS = [
  * Bytes of lines gathered before a write: about 150 access lines. Each write is a system call
  * on a thread-pool thread, which on a busy core costs as much as tens of cached answers.
  */
-const LOG_BUFFER_BYTES = 32_768;
+export const LOG_BUFFER_BYTES = 32_768;
 /** Largest single write (sonic-boom needs it above the buffer). */
 const LOG_MAX_WRITE_BYTES = 65_536;
 export interface ServingLogger {

@@ -4,59 +4,125 @@
  * may carry names a client did not mean to publish), and the key's id, never the key.
  *
  * The line has the fields a pino line has (level, time, pid, hostname, reqId, msg) and is
- * written to the app logger's own destination, buffered like every other line (src/logger.ts),
- * at the end of the event-loop turn that answered it. It is formatted here rather than by pino: the part that
- * is the same for every answer of a route is made once when the route is added, and what
- * remains is a template string — a pino call per request cost more than the rest of a cached
- * answer's own work.
+ * written to the app logger's own destination, buffered like every other line (src/logger.ts):
+ * lines are gathered and handed over a buffer's worth at a time, or within LOG_FLUSH_MS, so an
+ * access line may reach the log up to that much after a line logged later. It is formatted here
+ * rather than by pino: the part that is the same for every answer of a route is made once when
+ * the route is added, and what remains is a template string — a pino call per request cost more
+ * than the rest of a cached answer's own work.
  */
 import os from 'node:os';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { pino, type Logger } from 'pino';
 import type { AccessLine } from './fast-path.ts';
+import { LOG_BUFFER_BYTES } from '../logger.ts';
 
 type Write = (line: string) => void;
 
-/** Bytes of access lines gathered before they are handed over at once, whatever the turn. */
-const BATCH_BYTES = 16_384;
+/**
+ * Bytes of access lines gathered before they are handed over at once: the logger's own buffer
+ * size, so that the destination writes each handover at once instead of appending it to lines
+ * still waiting — sonic-boom measures the UTF-8 length of what waits on every write, which per
+ * event-loop turn cost more than a line itself.
+ */
+const BATCH_BYTES = LOG_BUFFER_BYTES;
+
+/** Where the lines go, and how to hand over what is gathered now (on close and at exit). */
+interface Destination {
+  write(line: string): void;
+  /** Stops the timer and the exit handler; hands over what is gathered. */
+  close(): void;
+}
 
 /**
- * The function that writes a line as it is to where the app logger writes, or null when none.
- * The lines of one turn of the event loop are handed over in one write: the logger's buffered
- * destination (sonic-boom) measures the whole buffer waiting on every write, so a write per line
- * costs in proportion to what waits. Lines still gathered when the process exits in the same
- * turn are lost; an orderly stop lets the turn end first.
+ * The writer of lines as they are to where the app logger writes, or null when none. Lines
+ * are gathered and handed over in one write every BATCH_BYTES; when fewer arrive, within
+ * `flushMs` (LOG_FLUSH_MS), and then written at once, so no line waits longer than the logger's
+ * own lines do; and when the app closes (an orderly stop) or the process exits (written
+ * synchronously then, as the logger does).
  */
-function destinationOf(log: Logger): Write | null {
-  const stream = (log as unknown as Record<symbol, { write?: (line: string) => unknown }>)[
+function destinationOf(log: Logger, flushMs: number): Destination | null {
+  const stream = (log as unknown as Record<symbol, SonicBoomLike | undefined>)[
     pino.symbols.streamSym
   ];
   if (typeof stream?.write !== 'function') return null;
   let gathered = '';
+  let timer: NodeJS.Timeout | null = null;
   const flush = (): void => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
     if (gathered === '') return;
     const lines = gathered;
     gathered = '';
-    stream.write!(lines);
+    stream.write(lines);
   };
-  return (line) => {
-    if (gathered === '') setImmediate(flush);
-    gathered += line;
-    if (gathered.length >= BATCH_BYTES) flush();
+  const flushLate = (): void => {
+    flush();
+    stream.flush?.();
   };
+  const atExit = (): void => {
+    try {
+      flush();
+      stream.flushSync?.();
+    } catch {
+      // Not open yet, or the destination is gone: nothing more can be written.
+    }
+  };
+  process.on('exit', atExit);
+  return {
+    write(line) {
+      gathered += line;
+      if (gathered.length >= BATCH_BYTES) flush();
+      else if (timer === null) timer = setTimeout(flushLate, flushMs).unref();
+    },
+    close() {
+      process.off('exit', atExit);
+      flush();
+    },
+  };
+}
+
+/** What is used of the logger's destination (sonic-boom). */
+interface SonicBoomLike {
+  write(data: string): unknown;
+  flush?(): void;
+  flushSync?(): void;
 }
 
 /** What every line starts with, up to `"time":`. */
 const LEVEL = `{"level":${pino.levels.values.info},"time":`;
 
-/** Writes one request line; `fixed` holds the `"method":…,"route":…` part. */
+/** Key ids whose JSON form is kept: they are few (one per client), this only bounds a surprise. */
+const MAX_KEY_IDS = 1_000;
+
+/**
+ * Writes one request line; `fixed` holds the `"method":…,"route":…` part. What repeats between
+ * lines is made once: everything up to `"reqId":` once per millisecond, a key id's JSON once.
+ */
 function lineWriter(
   write: Write,
 ): (fixed: string, reqId: string, status: number, ms: number, keyId: string | null) => void {
   const processPart = `,"pid":${process.pid},"hostname":${JSON.stringify(os.hostname())},"reqId":`;
+  let lastTime = Number.NaN;
+  let head = '';
+  const keyIds = new Map<string, string>();
+  const keyIdJson = (keyId: string): string => {
+    let json = keyIds.get(keyId);
+    if (json === undefined) {
+      if (keyIds.size >= MAX_KEY_IDS) keyIds.clear();
+      json = JSON.stringify(keyId);
+      keyIds.set(keyId, json);
+    }
+    return json;
+  };
   return (fixed, reqId, status, ms, keyId) => {
+    const time = Date.now();
+    if (time !== lastTime) {
+      lastTime = time;
+      head = `${LEVEL}${time}${processPart}`;
+    }
     write(
-      `${LEVEL}${Date.now()}${processPart}${JSON.stringify(reqId)},${fixed},"status":${status},"ms":${ms},"keyId":${keyId === null ? 'null' : JSON.stringify(keyId)},"msg":"request"}\n`,
+      `${head}${JSON.stringify(reqId)},${fixed},"status":${status},"ms":${ms},"keyId":${keyId === null ? 'null' : keyIdJson(keyId)},"msg":"request"}\n`,
     );
   };
 }
@@ -74,11 +140,13 @@ const asArray = <T>(hooks: T | T[] | undefined): T[] =>
  * took (route null). Does nothing when the logger does not log `info`. Returns the same line
  * writer for the fast path (src/http/fast-path.ts), or null when there is no access log.
  */
-export function registerAccessLog(app: FastifyInstance): AccessLine | null {
+export function registerAccessLog(app: FastifyInstance, flushMs: number): AccessLine | null {
   const log = app.log as unknown as Logger;
-  const write = destinationOf(log);
-  if (write === null || !log.isLevelEnabled('info')) return null;
-  const writeLine = lineWriter(write);
+  if (!log.isLevelEnabled('info')) return null;
+  const destination = destinationOf(log, flushMs);
+  if (destination === null) return null;
+  app.addHook('onClose', async () => destination.close());
+  const writeLine = lineWriter(destination.write);
   const line = (request: FastifyRequest, reply: FastifyReply, fixed: string): void =>
     writeLine(fixed, request.id, reply.statusCode, elapsedMs(reply), request.apiKey?.id ?? null);
 

@@ -57,6 +57,8 @@ interface CachedDocument {
   /** Epoch ms it was rendered at. */
   renderedAt: number;
   headers: [string, string][];
+  /** `headers` as the fast path writes them: name, value, name, value, …. */
+  flatHeaders: readonly string[];
   varies: boolean;
   etag: string | null;
   etagGzip: string;
@@ -165,6 +167,7 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
       validUntil: Math.min(rendered.validUntil ?? Infinity, renderedAt + MAX_AGE_MS),
       renderedAt,
       headers,
+      flatHeaders: headers.flat(),
       varies: headers.some(([name]) => name.toLowerCase() === 'vary'),
       clientFreshUntil: rendered.clientFreshUntil ?? null,
       cacheControl: '',
@@ -228,15 +231,15 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
     if (cache.peek(url) === undefined) return null;
     const entry = cache.get(url)!;
     if (!isCurrent(entry, now)) return null;
-    const headers: [string, string][] = [...entry.headers];
+    const headers = [...entry.flatHeaders];
     const cacheControl = cacheControlOf(entry, now);
-    if (cacheControl !== null) headers.push(['cache-control', cacheControl]);
-    if (entry.etag !== null) headers.push(['etag', gzip ? entry.etagGzip : entry.etag]);
-    headers.push(['content-type', type]);
+    if (cacheControl !== null) headers.push('cache-control', cacheControl);
+    if (entry.etag !== null) headers.push('etag', gzip ? entry.etagGzip : entry.etag);
+    headers.push('content-type', type);
     if (!gzip) return { route: entry.route, keyed: entry.keyed, headers, body: entry.body };
     entry.bodyGzip ??= zlib.gzipSync(entry.body);
-    if (!entry.varies) headers.push(['vary', 'accept-encoding']);
-    headers.push(['content-encoding', 'gzip']);
+    if (!entry.varies) headers.push('vary', 'accept-encoding');
+    headers.push('content-encoding', 'gzip');
     return { route: entry.route, keyed: entry.keyed, headers, body: entry.bodyGzip };
   };
 

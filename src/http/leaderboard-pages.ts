@@ -60,6 +60,8 @@ export interface PageRequest {
 /** The current build of one leaderboard as this process knows it, with its pages so far. */
 interface KnownBuild {
   key: LeaderboardKey;
+  /** Its key in `known`: platform and game mode. */
+  slot: string;
   /** Null before the first build of the season: every page is then empty. */
   build: LeaderboardBuild | null;
   /**
@@ -70,12 +72,22 @@ interface KnownBuild {
   pages: Map<string, Promise<RenderedPage | null>>;
 }
 
+/** Which build a page was read from, for `isCurrent`; nothing else is to be read from it. */
+export type BuildToken = object & { readonly brand?: 'leaderboard build' };
+
 export interface LeaderboardPages {
   /**
    * The page of the current build, and until when (epoch ms) clients may cache it: the build's
    * expiry, or a few seconds when no build is current.
    */
-  get(page: PageRequest): Promise<{ page: RenderedPage; validUntil: number; built: boolean }>;
+  get(
+    page: PageRequest,
+  ): Promise<{ page: RenderedPage; validUntil: number; built: boolean; build: BuildToken }>;
+  /**
+   * Whether `get` would still answer from the build it answered from (`build`), without a
+   * query: nothing was heard of a rebuild and the build has not expired at `now` (epoch ms).
+   */
+  isCurrent(build: BuildToken, now: number): boolean;
   /** Forgets that a leaderboard had no build, so the next request looks again (a job just ran). */
   forgetMissing(): void;
 }
@@ -121,6 +133,7 @@ export function leaderboardPages(store: Store, clock: Clock, watch: WatchTag): L
         const raced = heard.get(slot) !== before;
         const next: KnownBuild = {
           key,
+          slot,
           build,
           validUntil: current && !raced ? build.expiresAt : now + RECHECK_MS,
           pages: same ? previous.pages : new Map(),
@@ -176,12 +189,17 @@ export function leaderboardPages(store: Store, clock: Clock, watch: WatchTag): L
           );
         }
         const page = await rendering;
-        if (page !== null)
-          return { page, validUntil: build.validUntil, built: build.build !== null };
+        if (page !== null) {
+          return { page, validUntil: build.validUntil, built: build.build !== null, build };
+        }
       }
       throw new Error(
         `leaderboard ${request.key.gameMode} was rebuilt ${MAX_ATTEMPTS} times while being read`,
       );
+    },
+    isCurrent(token, now) {
+      const build = token as KnownBuild;
+      return now < build.validUntil && known.get(build.slot) === build;
     },
     forgetMissing() {
       for (const [slot, entry] of known) if (entry.build === null) known.delete(slot);

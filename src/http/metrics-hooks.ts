@@ -1,13 +1,15 @@
 /**
  * How an app records its HTTP metrics and serves them: an onResponse hook on every route (its
  * labels resolved once per route, method and status, so an answer costs two map lookups and
- * one histogram observation), one for requests no route took, and `GET /metrics`.
+ * one histogram observation into its label set's cell, src/http/histogram-cell.ts), one for
+ * requests no route took, and `GET /metrics`.
  */
 import crypto from 'node:crypto';
 import type { FastifyInstance, onResponseHookHandler, RouteOptions } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Store } from '../store/store.ts';
 import { createAppMetrics, type AppMetrics } from './metrics.ts';
+import { histogramCell } from './histogram-cell.ts';
 import { ApiError, sendError } from './jsonapi.ts';
 import { METRICS_TOKEN_SCHEME } from './openapi.ts';
 import { errorResponse } from './schemas/responses.ts';
@@ -34,14 +36,18 @@ function routeRecorder(
   const byMethod = new Map<string, Map<number, StatusSeries>>();
 
   function series(method: string, status: number): StatusSeries {
-    const duration = metrics.httpDuration.labels({ method, route, status: String(status) });
+    const duration = histogramCell(metrics.httpDuration, {
+      method,
+      route,
+      status: String(status),
+    });
     const refused = status === 429 ? metrics.rateLimitRefusals.labels({ route }) : null;
     const result = ingestResult(status);
     const ingested = ingest ? metrics.ingestRequests.labels({ route, result }) : null;
     const ingestTime = ingest ? metrics.ingestDuration.labels({ route, result }) : null;
     return {
       record(seconds) {
-        duration.observe(seconds);
+        duration(seconds);
         refused?.inc();
         ingested?.inc();
         ingestTime?.observe(seconds);

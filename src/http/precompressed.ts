@@ -5,8 +5,8 @@
  */
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { errorDocument, type ApiError } from './jsonapi.ts';
-import type { FastSource } from './fast-path.ts';
+import { errorDocument, type ApiError, type MediaType } from './jsonapi.ts';
+import type { FastAnswer, FastSource } from './fast-path.ts';
 
 /**
  * True when the response may be gzip-encoded. The common headers (`gzip, deflate, br`, `*`) are
@@ -112,14 +112,25 @@ export function sendPrecompressed(
  * the same headers in the same order.
  */
 export function constantSource(path: string, document: PrecompressedDocument): FastSource {
+  // The answers are constant but for the media type: made once per type and encoding.
+  const answers = new Map<MediaType, { identity: FastAnswer; gzip: FastAnswer }>();
+  const answersOf = (type: MediaType): { identity: FastAnswer; gzip: FastAnswer } => {
+    const headers = ['content-type', type, 'vary', 'Accept-Encoding'];
+    const made = {
+      identity: { route: path, keyed: false, headers, body: document.body },
+      gzip: {
+        route: path,
+        keyed: false,
+        headers: [...headers, 'content-encoding', 'gzip'],
+        body: document.gzip,
+      },
+    };
+    answers.set(type, made);
+    return made;
+  };
   return ({ url, gzip, type }) => {
     if (url !== path) return null;
-    const headers: [string, string][] = [
-      ['content-type', type],
-      ['vary', 'Accept-Encoding'],
-    ];
-    if (!gzip) return { route: path, keyed: false, headers, body: document.body };
-    headers.push(['content-encoding', 'gzip']);
-    return { route: path, keyed: false, headers, body: document.gzip };
+    const made = answers.get(type) ?? answersOf(type);
+    return gzip ? made.gzip : made.identity;
   };
 }

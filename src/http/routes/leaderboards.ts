@@ -10,8 +10,9 @@ import { AWAITED_RETRY_AFTER_SECONDS } from '../../jobs/job-progress.ts';
 import { LeaderboardDocument } from '../schemas/leaderboard-document.ts';
 import { documentResponse, errorResponse, notModified } from '../schemas/responses.ts';
 import { leaderboardPages, type PageRequest } from '../leaderboard-pages.ts';
+import { leaderboardAnswers } from '../leaderboard-answers.ts';
 import { acceptsGzip, isNotModified } from '../precompressed.ts';
-import { seasonListsFor } from '../season-lists.ts';
+import { seasonListsFor, type PlatformSeasons } from '../season-lists.ts';
 import { enforceShardRule, requestShard } from '../shards.ts';
 import { renderRecordedDocument } from '../../presenters/recorded-document.ts';
 import { pathOf, readThroughList } from '../../upstream/read-through.ts';
@@ -99,21 +100,28 @@ const regionDocs = {
  * Pages are served as bytes rendered once per build (src/http/leaderboard-pages.ts), with an
  * ETag, and are cacheable until the next rebuild is due. Before the job's first build of a
  * season every page is empty — 200, cacheable for seconds, with a stand-in id derived from the
- * leaderboard — rather than an error.
+ * leaderboard — rather than an error. A page answered once is answered again in front of Fastify
+ * (src/http/leaderboard-answers.ts) while its build and its season stand.
  */
 export function leaderboardRoutes(app: FastifyInstance, context: RouteContext): void {
   const { config, store, clock, mirror } = context;
   const seasonLists = seasonListsFor(store, clock);
   const pages = leaderboardPages(store, clock, context.documents.watch);
+  const answers = leaderboardAnswers(pages);
+  // With a mirror, a page may be the upstream's recording, read through on its own schedule.
+  if (!mirror) context.fastPath.add(answers.source);
   context.jobProgress?.onEnded((name) => {
     if (name === JOB) pages.forgetMissing();
   });
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  async function currentSeasonId(shard: ResolvedShard): Promise<string> {
-    const { current } = await seasonLists.get(shard.platform);
-    if (current === null) throw notFound(`Shard '${shard.spelling}' has no current season`);
-    return current.id;
+  /** The shard's season list, and the id of its current season (404 when there is none). */
+  async function currentSeason(
+    shard: ResolvedShard,
+  ): Promise<{ seasons: PlatformSeasons; seasonId: string }> {
+    const seasons = await seasonLists.get(shard.platform);
+    if (seasons.current === null) throw notFound(`Shard '${shard.spelling}' has no current season`);
+    return { seasons, seasonId: seasons.current.id };
   }
 
   /**
@@ -125,6 +133,7 @@ export function leaderboardRoutes(app: FastifyInstance, context: RouteContext): 
     request: FastifyRequest,
     reply: FastifyReply,
     wanted: PageRequest,
+    seasons: PlatformSeasons,
   ): Promise<FastifyReply> {
     const { seasonId, gameMode } = wanted.key;
     const recordedId = `${seasonId}:${gameMode}:${wanted.variant.replaceAll('\u0000', ':')}`;
@@ -144,13 +153,23 @@ export function leaderboardRoutes(app: FastifyInstance, context: RouteContext): 
       reply.header('content-type', request.negotiatedType);
       return reply.send(renderRecordedDocument(recording, wanted.selfUrl));
     }
-    const { page: rendered, validUntil, built } = await pages.get(wanted);
+    const { page: rendered, validUntil, built, build } = await pages.get(wanted);
     if (!built && upstreamError !== null) throw upstreamError;
     if (!built && context.jobProgress?.awaiting(JOB)) {
       throw serviceUnavailable(
         'The leaderboards are being built since the service started; try again shortly',
         AWAITED_RETRY_AFTER_SECONDS,
       );
+    }
+    if (built && !mirror) {
+      answers.remember(request.url, {
+        route: request.routeOptions.url!,
+        page: rendered,
+        build,
+        clientFreshUntil: validUntil,
+        seasonsFrom: seasons.loadedAt,
+        seasonsUntil: seasons.validUntil,
+      });
     }
     const maxAge = Math.max(0, Math.floor((validUntil - clock.now()) / 1000));
     const gzipped = acceptsGzip(request);
@@ -183,15 +202,20 @@ export function leaderboardRoutes(app: FastifyInstance, context: RouteContext): 
       const gameMode = leaderboardGameMode(request.params.gameMode);
       const requested = request.query[PAGE_PARAMETER];
       const page = requested ?? 0;
-      const seasonId = await currentSeasonId(shard);
+      const { seasons, seasonId } = await currentSeason(shard);
       const query = requested === undefined ? '' : `?${PAGE_PARAMETER}=${page}`;
-      return send(request, reply, {
-        key: { platform: shard.platform, seasonId, gameMode },
-        variant: `page\u0000${shard.spelling}\u0000${page}${query}`,
-        selection: { fromRank: page * PAGE_SIZE + 1, toRank: (page + 1) * PAGE_SIZE },
-        shardId: shard.spelling,
-        selfUrl: `${config.publicBaseUrl}/shards/${shard.spelling}/leaderboards/${gameMode}${query}`,
-      });
+      return send(
+        request,
+        reply,
+        {
+          key: { platform: shard.platform, seasonId, gameMode },
+          variant: `page\u0000${shard.spelling}\u0000${page}${query}`,
+          selection: { fromRank: page * PAGE_SIZE + 1, toRank: (page + 1) * PAGE_SIZE },
+          shardId: shard.spelling,
+          selfUrl: `${config.publicBaseUrl}/shards/${shard.spelling}/leaderboards/${gameMode}${query}`,
+        },
+        seasons,
+      );
     },
   );
 
@@ -208,22 +232,26 @@ export function leaderboardRoutes(app: FastifyInstance, context: RouteContext): 
         config,
       );
       const gameMode = leaderboardGameMode(request.params.gameMode);
-      const seasons = await seasonLists.get(shard.platform);
-      if (!seasons.ids.has(seasonId))
+      if (!(await seasonLists.get(shard.platform)).ids.has(seasonId))
         throw notFound(`Unknown season '${seasonId}' on shard '${shard.spelling}'`);
-      const current = await currentSeasonId(shard);
+      const { seasons, seasonId: current } = await currentSeason(shard);
       if (seasonId !== current) {
         throw notFound(
           `Leaderboards are kept for the current season only ('${current}'), not for '${seasonId}'`,
         );
       }
-      return send(request, reply, {
-        key: { platform: shard.platform, seasonId, gameMode },
-        variant: `region\u0000${shard.spelling}`,
-        selection: { region: shard.canonical, limit: REGIONAL_LEADERBOARD_SIZE },
-        shardId: shard.spelling,
-        selfUrl: `${config.publicBaseUrl}/shards/${shard.spelling}/leaderboards/${seasonId}/${gameMode}`,
-      });
+      return send(
+        request,
+        reply,
+        {
+          key: { platform: shard.platform, seasonId, gameMode },
+          variant: `region\u0000${shard.spelling}`,
+          selection: { region: shard.canonical, limit: REGIONAL_LEADERBOARD_SIZE },
+          shardId: shard.spelling,
+          selfUrl: `${config.publicBaseUrl}/shards/${shard.spelling}/leaderboards/${seasonId}/${gameMode}`,
+        },
+        seasons,
+      );
     },
   );
 }

@@ -89,6 +89,9 @@ interface CachedMatch {
 type MatchRequest = FastifyRequest<{ Params: { shard: string; matchId: string } }>;
 
 const MATCH_ROUTE = '/shards/:shard/matches/:matchId';
+/** The fixed parts of a match URL the fast path reads. */
+const SHARDS = '/shards/';
+const MATCHES = '/matches/';
 
 /** Cache-Control of a match document that will change once more (its telemetry is awaited). */
 const REVALIDATE = 'no-cache';
@@ -196,52 +199,63 @@ export function matchRoutes(app: FastifyInstance, context: RouteContext): void {
       );
     }
     const gzip = acceptsGzip(request);
-    for (const [name, value] of matchHeaders(route, match, gzip, now)) reply.header(name, value);
+    const headers = matchHeaders(route, match, gzip, now);
+    for (let i = 0; i < headers.length; i += 2) reply.header(headers[i]!, headers[i + 1]);
     if (isNotModified(request, match.etag, match.etagGzip)) return reply.code(304).send();
     reply.header('content-type', request.negotiatedType);
     if (gzip) return reply.header('content-encoding', 'gzip').send(match.bodyGzip);
     return reply.send(match.body ?? identityOf(request.params.matchId, match));
   }
 
-  /** The headers of a match answer before its Content-Type (a 304 has these alone). */
+  /**
+   * The headers of a match answer before its Content-Type (a 304 has these alone), as a flat
+   * list: name, value, name, value, ….
+   */
   function matchHeaders(
     route: ShardVariant,
     match: ServedMatch,
     gzip: boolean,
     now: number,
-  ): [string, string][] {
+  ): string[] {
     if (!match.final) {
       match.cacheControl = REVALIDATE;
     } else if (now >= match.cacheControlUntil) {
       match.cacheControl = immutableCacheControl(match.expiresAt, now);
       match.cacheControlUntil = now - (now % 1000) + 1000;
     }
-    const headers: [string, string][] = [
-      ['etag', gzip ? match.etagGzip : match.etag],
-      ['cache-control', match.cacheControl],
-      ['vary', 'Accept-Encoding'],
+    const headers = [
+      'etag',
+      gzip ? match.etagGzip : match.etag,
+      'cache-control',
+      match.cacheControl,
+      'vary',
+      'Accept-Encoding',
     ];
-    if (route.deprecated) headers.push(['deprecation', 'true']);
+    if (route.deprecated) headers.push('deprecation', 'true');
     return headers;
   }
 
   // The fast path answers the plain spelling of this route's URL from the same cache, as `send`.
   context.fastPath.add(({ url, gzip, type, now }) => {
-    if (!url.startsWith('/shards/') || url.includes('%') || url.includes('?')) return null;
-    const parts = url.split('/');
-    if (parts.length !== 5 || parts[3] !== 'matches') return null;
-    const route = variants.get(parts[2]!);
+    // `/shards/<shard>/matches/<id>`, read by position (no array of parts per request).
+    if (!url.startsWith(SHARDS)) return null;
+    const shardEnd = url.indexOf('/', SHARDS.length);
+    if (shardEnd === -1 || !url.startsWith(MATCHES, shardEnd)) return null;
+    const idStart = shardEnd + MATCHES.length;
+    if (url.includes('/', idStart) || url.includes('%') || url.includes('?')) return null;
+    const route = variants.get(url.slice(SHARDS.length, shardEnd));
+    if (route === undefined) return null;
+    const matchId = url.slice(idStart);
     // Peeked first: a miss is counted once, by the route it falls through to.
-    if (route === undefined || cache.peek(parts[4]!)?.variants.has(route.variantKey) !== true) {
-      return null;
-    }
-    const match = cache.get(parts[4]!)!.variants.get(route.variantKey);
-    if (!match || now > match.expiresAt || match.platform !== route.shard.platform) return null;
+    const match = cache.peek(matchId)?.variants.get(route.variantKey);
+    if (match === undefined) return null;
+    cache.get(matchId);
+    if (now > match.expiresAt || match.platform !== route.shard.platform) return null;
     const body = gzip ? match.bodyGzip : match.body;
     if (body === null) return null;
     const headers = matchHeaders(route, match, gzip, now);
-    headers.push(['content-type', type]);
-    if (gzip) headers.push(['content-encoding', 'gzip']);
+    headers.push('content-type', type);
+    if (gzip) headers.push('content-encoding', 'gzip');
     return { route: MATCH_ROUTE, keyed: false, headers, body };
   });
 

@@ -260,12 +260,17 @@ export function telemetryRoutes(app: FastifyInstance, context: RouteContext): vo
     if (cached === undefined || !urlNames(params, cached.platform, cached.assetCreatedAt)) {
       return null;
     }
-    const headers: [string, string][] = [
-      ['etag', gzipEtag(`"telemetry-${assetId}"`)],
-      ['cache-control', immutableCacheControl(cached.expiresAt, now)],
-      ['vary', 'Accept-Encoding'],
-      ['content-type', 'application/json'],
-      ['content-encoding', 'gzip'],
+    const headers = [
+      'etag',
+      gzipEtag(`"telemetry-${assetId}"`),
+      'cache-control',
+      immutableCacheControl(cached.expiresAt, now),
+      'vary',
+      'Accept-Encoding',
+      'content-type',
+      'application/json',
+      'content-encoding',
+      'gzip',
     ];
     return { route: TELEMETRY_ROUTE, keyed: false, headers, body: cached.gzip };
   });
