@@ -31,7 +31,8 @@ export function inlineTelemetryText(text: Buffer): Buffer | null {
       const end = stringEnd(text, i);
       if (depth === 1 && expectKey) {
         if (hasBackslash(text, i, end)) return null;
-        isTelemetry = end + 1 - i === KEY.length && text.compare(KEY, 0, KEY.length, i, end + 1) === 0;
+        isTelemetry =
+          end + 1 - i === KEY.length && text.compare(KEY, 0, KEY.length, i, end + 1) === 0;
         expectKey = false;
       } else if (depth === 1) {
         isTelemetry = false;
@@ -97,12 +98,6 @@ function isEscaped(text: Buffer, at: number): boolean {
   let backslashes = 0;
   while (text[at - 1 - backslashes] === BACKSLASH) backslashes++;
   return backslashes % 2 === 1;
-}
-
-function firstNonSpace(text: Buffer, from: number): number {
-  let i = from;
-  while (text[i] === 0x20 || text[i] === 0x0a || text[i] === 0x0d || text[i] === 0x09) i++;
-  return i;
 }
 
 function hasBackslash(text: Buffer, from: number, to: number): boolean {

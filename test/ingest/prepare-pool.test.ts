@@ -63,6 +63,10 @@ test('the inline telemetry text is found as JSON.parse reads the object, or not 
   // A key spelled with escapes could be the one JSON.parse keeps: not guessed.
   assert.equal(found('{"telemetry":[1],"tele\\u006detry":[2]}'), undefined);
   assert.equal(found('{"a":"\\\\","telemetry":[1]}'), '[1]');
+  // Values skipped whole, brackets and quotes inside their strings included.
+  assert.equal(found('{"a":{"b":"]}"},"telemetry":[{"c":"[\\"{"}] ,"d":[]}'), '[{"c":"[\\"{"}]');
+  assert.equal(found('{"telemetry":"x","y":[1]}'), undefined);
+  assert.equal(found('{"telemetry":null,"y":[1]}'), undefined);
 });
 
 for (const database of testDatabases) {
