@@ -17,7 +17,7 @@ import { startChildrenCpuMeter } from './cpu.ts';
 import type { MatchSet } from './ingest-matches.ts';
 import { ROOT } from './project-root.ts';
 
-/** One path's cost: matches stored, CPU µs of every process involved, wall ms. */
+/** One path's cost: matches stored, CPU µs of every process involved, wall ms (NaN: unknown). */
 export interface PathCost {
   matches: number;
   cpuMicros: number | null;
@@ -128,7 +128,8 @@ function lessStart(run: { cpuMicros: number | null; wallMs: number }, start: Sta
   return {
     cpuMicros:
       run.cpuMicros === null || start.cpuMicros === null ? null : run.cpuMicros - start.cpuMicros,
-    wallMs: Math.max(1, run.wallMs - start.wallMs),
+    // Unknown (NaN) when the start, measured in another run, took longer than this whole run.
+    wallMs: run.wallMs > start.wallMs ? run.wallMs - start.wallMs : NaN,
   };
 }
 

@@ -181,8 +181,10 @@ export function ingestTable(report: IngestReport): string {
       count(row.matches),
       Number.isFinite(row.inputBytes) ? size(row.inputBytes) : '—',
       amount(row.cpuSeconds),
-      amount(row.wallSeconds),
-      row.cpuSeconds === null ? '—' : (row.cpuSeconds / row.wallSeconds).toFixed(2),
+      Number.isFinite(row.wallSeconds) ? amount(row.wallSeconds) : '—',
+      row.cpuSeconds === null || !Number.isFinite(row.wallSeconds)
+        ? '—'
+        : (row.cpuSeconds / row.wallSeconds).toFixed(2),
       amount(row.perCpuSecond),
       row.path === 'floor' ? '1.00×' : ratioCell(row.floorRatio, row.goal),
     ]),
