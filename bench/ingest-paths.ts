@@ -2,8 +2,9 @@
  * The ways matches enter the store, each measured on a fresh store as CPU time of every process
  * doing the work: the library (`ingestMatch` in this process), the CLI (`gamedata ingest <dir>`
  * in a child) and the demo (`gamedata demo`, which also generates its matches); HTTP is in
- * ingest-http.ts. A CLI child's start (Node, tsx, migrations) is measured on its
- * own and taken off, so the figure is the cost per match a long ingest approaches.
+ * ingest-http.ts. A CLI child's start (Node, tsx, migrations, and for `ingest` its worker
+ * threads) is measured on its own and taken off, so the figure is the cost per match a long
+ * ingest approaches.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,7 +17,7 @@ import { startChildrenCpuMeter } from './cpu.ts';
 import type { MatchSet } from './ingest-matches.ts';
 import { ROOT } from './project-root.ts';
 
-/** One path's cost: matches stored, CPU µs of every process involved, wall ms. */
+/** One path's cost: matches stored, CPU µs of every process involved, wall ms (NaN: unknown). */
 export interface PathCost {
   matches: number;
   cpuMicros: number | null;
@@ -92,17 +93,25 @@ export async function runCli(
 }
 
 /**
- * A CLI run that does nothing but start, open (and migrate) a fresh store and end; the cheaper
- * of two runs, the first of which may fill tsx's transform cache.
+ * A CLI run that does nothing but start, open (and migrate) a fresh store and end — with
+ * `workers`, after starting its ingest worker threads; the cheaper of two runs, the first of
+ * which may fill tsx's transform cache. Workers start at a directory's first files, as in a
+ * measured run; the two files given are then `{}`, which a worker hands straight back and the
+ * main thread refuses. A worker's start is paid once per process like the process's own (from
+ * the TypeScript sources it loads its modules through tsx's hooks, about as much CPU as 10
+ * matches of 2 MB), so the CLI row has it taken off with it; the demo starts no worker.
  */
 export async function cliStartCost(
   children: ChildRegistry,
   workDir: string,
   cpus: string | null,
+  workers: boolean,
 ): Promise<StartCost> {
   let best: StartCost | null = null;
   for (let run = 0; run < 2; run++) {
     const empty = fs.mkdtempSync(path.join(workDir, 'empty-'));
+    if (workers)
+      for (const name of ['a.json', 'b.json']) fs.writeFileSync(path.join(empty, name), '{}');
     const { cpuMicros, wallMs } = await runCli(children, ['ingest', empty], {
       dataDir: fs.mkdtempSync(path.join(workDir, 'start-')),
       cpus,
@@ -119,7 +128,8 @@ function lessStart(run: { cpuMicros: number | null; wallMs: number }, start: Sta
   return {
     cpuMicros:
       run.cpuMicros === null || start.cpuMicros === null ? null : run.cpuMicros - start.cpuMicros,
-    wallMs: Math.max(1, run.wallMs - start.wallMs),
+    // Unknown (NaN) when the start, measured in another run, took longer than this whole run.
+    wallMs: run.wallMs > start.wallMs ? run.wallMs - start.wallMs : NaN,
   };
 }
 

@@ -26,6 +26,7 @@ export interface BenchOptions {
   reuseData: boolean;
   json: string | undefined;
   skipIngest: boolean;
+  skipStoreSize: boolean;
   ingestMatches: number;
   ingestDemoScale: number;
   jobs: string[];
@@ -101,6 +102,11 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     )
     .option('--json <file>', 'also write every result as JSON into this file')
     .option('--skip-ingest', 'leave out the ingest measurements', false)
+    .option(
+      '--skip-store-size',
+      'leave out the store size; with no serving row and no job, no serving data set is made',
+      false,
+    )
     .option(
       '--ingest-matches <n>',
       'demo matches ingested by each ingest path',

@@ -49,7 +49,8 @@ interface BenchResults {
   machine: ReturnType<typeof machineInfo>;
   settings: Record<string, unknown>;
   pinning: string;
-  data: { scale: number; seed: number; matches: number; players: number };
+  /** The serving data set; null when nothing measured needed it. */
+  data: { scale: number; seed: number; matches: number; players: number } | null;
   serving: RowResult[];
   jobs: JobRow[];
   ingest: IngestReport | null;
@@ -71,13 +72,19 @@ async function main(): Promise<void> {
     }
   }
 
-  const data = await prepareBenchData({
-    cacheDir: options.dataDir,
-    seed: options.seed,
-    scale: options.scale,
-    reuseAny: options.reuseData,
-    log,
-  });
+  const serving = options.only === null || options.only.size > 0;
+  // Generating the serving data set costs minutes of CPU after any change under src/: an ingest
+  // run alone (`--only none --jobs none --skip-store-size`) needs none of it.
+  const data =
+    serving || options.jobs.length > 0 || !options.skipStoreSize
+      ? await prepareBenchData({
+          cacheDir: options.dataDir,
+          seed: options.seed,
+          scale: options.scale,
+          reuseAny: options.reuseData,
+          log,
+        })
+      : null;
   const load = {
     connections: options.connections,
     threads: options.threads,
@@ -95,7 +102,7 @@ async function main(): Promise<void> {
       databaseUrl: options.databaseUrl && '(given)',
     },
     pinning: pinning.description,
-    data: {
+    data: data && {
       scale: options.scale,
       seed: options.seed,
       matches: data.matches,
@@ -108,7 +115,7 @@ async function main(): Promise<void> {
     notes,
   };
 
-  if (options.only === null || options.only.size > 0) {
+  if (serving && data) {
     results.serving = await measureServing(
       children,
       {
@@ -127,7 +134,7 @@ async function main(): Promise<void> {
       notes,
     );
   }
-  if (options.jobs.length > 0) {
+  if (options.jobs.length > 0 && data) {
     results.jobs = await measureJobsUnderLoad(children, {
       data,
       jobs: options.jobs,
@@ -153,19 +160,24 @@ async function main(): Promise<void> {
     });
     notes.push(...results.ingest.notes);
   }
-  results.storeSize = await measureStoreSize(children, {
-    data,
-    seed: options.seed,
-    scale: options.scale,
-    databaseUrl: options.databaseUrl,
-    log,
-  });
+  if (!options.skipStoreSize && data) {
+    results.storeSize = await measureStoreSize(children, {
+      data,
+      seed: options.seed,
+      scale: options.scale,
+      databaseUrl: options.databaseUrl,
+      log,
+    });
+  }
   machine.loadAfter = os.loadavg();
 
+  const store = data
+    ? `Store: demo scale ${options.scale} (seed ${options.seed}), ${data.matches} matches, ${data.players} players. `
+    : '';
   const out: string[] = [
     `## npm run bench — ${machineLine(machine)}`,
     '',
-    `Store: demo scale ${options.scale} (seed ${options.seed}), ${data.matches} matches, ${data.players} players. ` +
+    store +
       `wrk: ${options.threads} thread, ${options.connections} connections, Accept-Encoding: ${options.encoding}; ` +
       `per row ${options.slices} alternating slices of ${Math.max(1, Math.round(options.duration / options.slices))} s per side after ${options.warmup} s of warm-up (3 s more before a server's first row). ` +
       `Pinning: ${pinning.description}.`,

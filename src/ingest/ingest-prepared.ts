@@ -3,6 +3,7 @@
  * process, then stored by storeMatch exactly as ingestMatch stores it: same rows, documents and
  * blobs, same errors.
  */
+import { gunzipSync } from 'node:zlib';
 import type { IngestDeps, IngestResult } from './ingest-deps.ts';
 import { storeMatch } from './ingest-match.ts';
 import { assertMatchInputSchema } from './match-input-check.ts';
@@ -45,14 +46,19 @@ export async function storePrepared(
 /**
  * The telemetry file with its events parsed from its text only if asked for — by attaching it
  * to a match stored without telemetry; a new match's mastery was tallied when it was prepared.
+ * The text itself, which a worker does not send, is then the gzip's (the very bytes gzipped).
  */
 function withLazyEvents({ gzip, plain }: PreparedFile): TelemetryFile {
+  let text = plain;
   let events: unknown[] | undefined;
+  const textOf = (): Buffer => (text ??= gunzipSync(gzip));
   return {
     gzip,
-    plain,
+    get plain() {
+      return textOf();
+    },
     get events() {
-      return (events ??= JSON.parse(plain.toString('utf8')) as unknown[]);
+      return (events ??= JSON.parse(textOf().toString('utf8')) as unknown[]);
     },
   };
 }

@@ -23,10 +23,14 @@ export interface PrepareTask {
   now: number;
 }
 
-/** The telemetry file as stored (gzip) and its JSON text; its events stay where they were parsed. */
+/**
+ * The telemetry file as stored (gzip) and its JSON text; its events stay where they were parsed.
+ * A worker leaves the text out (prepare-worker.ts): only a match stored already needs it, and
+ * then gets it back by gunzip (ingest-prepared.ts).
+ */
 export interface PreparedFile {
   gzip: Buffer;
-  plain: Buffer;
+  plain?: Buffer;
 }
 
 /**

@@ -104,10 +104,7 @@ export function openPreparePool(size: number, config: PrepareConfig): PreparePoo
 /** Buffers arrive from a worker as Uint8Arrays: make them Buffers again (no copy). */
 function withBuffers(outcome: PrepareOutcome): PrepareOutcome {
   if (outcome.kind !== 'prepared') return outcome;
-  const file = outcome.file && {
-    gzip: bufferOf(outcome.file.gzip),
-    plain: bufferOf(outcome.file.plain),
-  };
+  const file = outcome.file && { gzip: bufferOf(outcome.file.gzip) };
   const documents = outcome.derived.documents.map((row) => {
     const columns: Record<string, unknown> = { ...row };
     for (const [column, value] of Object.entries(columns)) {

@@ -24,24 +24,27 @@ function assertSchema(input: unknown): asserts input is MatchInput {
 }
 
 parentPort!.on('message', (message: { id: number; task: PrepareTask }) => {
-  void prepareMatch(message.task, config, assertSchema).then((outcome) =>
-    parentPort!.postMessage({ id: message.id, outcome }, transferList(message.task, outcome)),
-  );
+  void prepareMatch(message.task, config, assertSchema).then((prepared) => {
+    const outcome = withoutText(prepared);
+    parentPort!.postMessage({ id: message.id, outcome }, transferList(outcome));
+  });
 });
 
 /**
- * What moves back instead of being copied: the task's bytes (this thread's own copy; the
- * telemetry text is a view into them) and the outcome's buffers that own their memory.
+ * The outcome without the telemetry's JSON text, a view into the task's bytes: sending it would
+ * move those bytes (the whole input) back to the main thread, whose garbage collector then runs
+ * a full collection every match or two for that memory alone (V8 counts it as external memory
+ * pressure; 100 ms and more a match on 19 MB files). The task's bytes stay here as garbage.
  */
-function transferList(task: PrepareTask, outcome: PrepareOutcome): ArrayBuffer[] {
-  const buffers = new Set<ArrayBuffer>();
-  for (const view of [task.source, task.telemetry]) {
-    if (view?.buffer instanceof ArrayBuffer) buffers.add(view.buffer);
-  }
-  if (outcome.kind === 'prepared') {
-    const views = [outcome.file?.gzip, outcome.file?.plain];
-    for (const row of outcome.derived.documents) views.push(row.body_gzip);
-    for (const buffer of ownedArrayBuffers(views)) buffers.add(buffer);
-  }
-  return [...buffers];
+function withoutText(outcome: PrepareOutcome): PrepareOutcome {
+  if (outcome.kind !== 'prepared' || outcome.file === null) return outcome;
+  return { ...outcome, file: { gzip: outcome.file.gzip } };
+}
+
+/** What moves back instead of being copied: the outcome's buffers that own their memory. */
+function transferList(outcome: PrepareOutcome): ArrayBuffer[] {
+  if (outcome.kind !== 'prepared') return [];
+  const views = [outcome.file?.gzip];
+  for (const row of outcome.derived.documents) views.push(row.body_gzip);
+  return ownedArrayBuffers(views);
 }

@@ -24,7 +24,6 @@ export function inlineTelemetryText(text: Buffer): Buffer | null {
   let depth = 0;
   let expectKey = false;
   let isTelemetry = false;
-  let valueStart = -1;
   let found: Buffer | null = null;
   for (let i = 0; i < text.length; i++) {
     const byte = text[i]!;
@@ -32,30 +31,59 @@ export function inlineTelemetryText(text: Buffer): Buffer | null {
       const end = stringEnd(text, i);
       if (depth === 1 && expectKey) {
         if (hasBackslash(text, i, end)) return null;
-        isTelemetry = end - i + 1 === KEY.length && text.subarray(i, end + 1).equals(KEY);
+        isTelemetry =
+          end + 1 - i === KEY.length && text.compare(KEY, 0, KEY.length, i, end + 1) === 0;
         expectKey = false;
+      } else if (depth === 1) {
+        isTelemetry = false;
       }
       i = end;
     } else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
-      depth++;
-      if (depth === 1) expectKey = byte === OPEN_OBJECT;
+      if (depth === 0) {
+        depth = 1;
+        expectKey = byte === OPEN_OBJECT;
+        continue;
+      }
+      // A member's value: skipped whole, kept when it is the telemetry array.
+      const end = valueEnd(text, i);
+      if (isTelemetry && byte === OPEN_ARRAY) found = text.subarray(i, end + 1);
+      isTelemetry = false;
+      i = end;
     } else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
       depth--;
-      if (depth === 1 && valueStart !== -1) {
-        found = text.subarray(valueStart, i + 1);
-        valueStart = -1;
-      }
-    } else if (depth === 1) {
-      if (byte === COMMA) expectKey = true;
-      else if (byte === COLON && isTelemetry) {
-        isTelemetry = false;
-        valueStart = firstNonSpace(text, i + 1);
-        // Only an array is telemetry; anything else is left to validation to refuse.
-        if (text[valueStart] !== OPEN_ARRAY) valueStart = -1;
-      }
+    } else if (depth === 1 && byte === COMMA) {
+      expectKey = true;
+    } else if (depth === 1 && byte !== COLON && byte > 0x20) {
+      // A scalar value (number, literal) ends the key it belongs to.
+      isTelemetry = false;
     }
   }
   return found;
+}
+
+/**
+ * Index of the bracket closing the object or array that opens at `start`: the tight loop the
+ * whole telemetry array goes through, strings skipped byte by byte (a native search per string,
+ * Buffer#indexOf, costs more in the call than in the search for the short strings of events).
+ */
+function valueEnd(text: Buffer, start: number): number {
+  let depth = 0;
+  const length = text.length;
+  for (let i = start; i < length; i++) {
+    const byte = text[i]!;
+    if (byte === QUOTE) {
+      for (i++; i < length; i++) {
+        const inner = text[i]!;
+        if (inner === QUOTE) break;
+        if (inner === BACKSLASH) i++;
+      }
+    } else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
+      depth++;
+    } else if ((byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) && --depth === 0) {
+      return i;
+    }
+  }
+  return length;
 }
 
 /** Index of the quote closing the string whose opening quote is at `start`. */
@@ -75,10 +103,4 @@ function isEscaped(text: Buffer, at: number): boolean {
 function hasBackslash(text: Buffer, from: number, to: number): boolean {
   for (let i = from; i < to; i++) if (text[i] === BACKSLASH) return true;
   return false;
-}
-
-function firstNonSpace(text: Buffer, from: number): number {
-  let i = from;
-  while (text[i] === 0x20 || text[i] === 0x0a || text[i] === 0x0d || text[i] === 0x09) i++;
-  return i;
 }

@@ -82,13 +82,15 @@ export async function addSeasonStats(
     row.days = newDays.has(key(row)) ? 1 : 0;
     return row;
   });
-  const update = seasonStatsUpdate(store);
+  // The SET list is built only with a statement that is not cached yet, as the rest of it.
   await executeBatched(db, store.dialect, 'season_stats', statRows, (chunk) =>
     db
       .insertInto('season_stats')
       .values(chunk)
       .onConflict((oc) =>
-        oc.columns(['platform', 'account_id', 'season_id', 'game_mode']).doUpdateSet(update),
+        oc
+          .columns(['platform', 'account_id', 'season_id', 'game_mode'])
+          .doUpdateSet(seasonStatsUpdate(store)),
       ),
   );
 }

@@ -67,6 +67,22 @@ test('files are stored whole, read back, deleted; absent keys are null', async (
   }
 });
 
+test('a directory the store made once and that was removed since is made again', async () => {
+  const root = tempRoot();
+  try {
+    const store = directoryBlobStore(root);
+    await store.put(KEY, Buffer.from('first'));
+    // The store remembers the directories it made; someone removes them, blobs and all.
+    fs.rmSync(path.join(root, 'bluehole-pubg'), { recursive: true });
+    fs.rmSync(path.join(root, TEMPORARY_DIR), { recursive: true });
+    await store.put(KEY, Buffer.from('second'));
+    assert.equal(fs.readFileSync(path.join(root, KEY), 'utf8'), 'second');
+    assert.deepEqual(listed(path.join(root, TEMPORARY_DIR)), []);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
 test('a store that cannot write fails with BlobStoreUnavailableError and leaves nothing', async () => {
   const root = tempRoot();
   try {

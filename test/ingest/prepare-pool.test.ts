@@ -63,6 +63,10 @@ test('the inline telemetry text is found as JSON.parse reads the object, or not 
   // A key spelled with escapes could be the one JSON.parse keeps: not guessed.
   assert.equal(found('{"telemetry":[1],"tele\\u006detry":[2]}'), undefined);
   assert.equal(found('{"a":"\\\\","telemetry":[1]}'), '[1]');
+  // Values skipped whole, brackets and quotes inside their strings included.
+  assert.equal(found('{"a":{"b":"]}"},"telemetry":[{"c":"[\\"{"}] ,"d":[]}'), '[{"c":"[\\"{"}]');
+  assert.equal(found('{"telemetry":"x","y":[1]}'), undefined);
+  assert.equal(found('{"telemetry":null,"y":[1]}'), undefined);
 });
 
 for (const database of testDatabases) {
@@ -112,6 +116,12 @@ for (const database of testDatabases) {
       assert.equal(again?.status, 'unchanged');
       const late = await ingestMatchBytes(pooled.deps, pool, bareText, file);
       assert.equal(late?.status, 'attached');
+      // The same telemetry gzipped otherwise: told the same by its text, which a worker does not
+      // send back (the main thread gunzips it).
+      const otherGzip = zlib.gzipSync(zlib.gunzipSync(file), { level: 1 });
+      assert.ok(!otherGzip.equals(file));
+      const same = await ingestMatchBytes(pooled.deps, pool, fileText, otherGzip);
+      assert.equal(same?.status, 'unchanged');
     } finally {
       await pool.close();
       await local.close();

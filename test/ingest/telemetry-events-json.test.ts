@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventsJson } from '../../src/ingest/telemetry-file.ts';
+import zlib from 'node:zlib';
+import { eventsJson, gzip } from '../../src/ingest/telemetry-file.ts';
 import { sampleTelemetry } from '../helpers/matches.ts';
 
 /** The bytes JSON.stringify gives: what a file of parsed events held before. */
@@ -22,5 +23,16 @@ test('text that is not ASCII, and elements JSON has no text for, come out alike'
   for (const events of cases) {
     assert.equal(eventsJson(events).toString(), stringified(events).toString());
     assert.ok(eventsJson(events).equals(stringified(events)));
+  }
+});
+
+test('a telemetry file is gzipped to the bytes zlib gives, in a buffer of its own', async () => {
+  const events = sampleTelemetry('9a1f7c2e-0b4d-4e8a-9c3f-5d6e7f8a9b0c', Date.now());
+  // Small, large, and incompressible text: one output chunk, or several.
+  const random = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7919) % 251));
+  for (const plain of [Buffer.from('[]'), eventsJson(Array(40).fill(events).flat()), random]) {
+    const packed = await gzip(plain);
+    assert.ok(packed.equals(zlib.gzipSync(plain)));
+    assert.equal(packed.byteLength, packed.buffer.byteLength);
   }
 });
