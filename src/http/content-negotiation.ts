@@ -22,9 +22,16 @@ const COMMON_ACCEPT: ReadonlyMap<string, MediaType> = new Map([
 export function negotiateMediaType(request: FastifyRequest): MediaType | null {
   const common = commonMediaType(request.headers.accept);
   if (common !== null) return common;
-  const chosen = request.accepts().type([...MEDIA_TYPES]);
+  const chosen = request.accepts().type([...MEDIA_TYPES, JSON_UTF8]);
+  if (chosen === JSON_UTF8) return 'application/json';
   return chosen === false ? null : (chosen as MediaType);
 }
+
+/**
+ * `application/json` with the charset it always has: some HTTP clients send this by default, and
+ * a media range with a parameter matches only a type offered with the same one.
+ */
+const JSON_UTF8 = 'application/json; charset=utf-8';
 
 /**
  * The media type for the Accept values settled without parsing (absent, empty, one of the

@@ -27,6 +27,9 @@ test('Content-Type mirrors the accepted media type', async () => {
     ['application/vnd.api+json', 'application/vnd.api+json'],
     ['*/*', 'application/vnd.api+json'],
     ['application/json, text/plain, */*', 'application/json'],
+    // The charset JSON always has, as some HTTP clients send by default.
+    ['application/json; charset=utf-8', 'application/json'],
+    ['application/json;charset=UTF-8', 'application/json'],
   ]) {
     const response = await t.app.inject({ url: '/status', headers: { accept } });
     assert.equal(response.statusCode, 200, accept);
