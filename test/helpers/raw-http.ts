@@ -18,17 +18,23 @@ export async function listenOnFreePort(app: FastifyInstance): Promise<number> {
   return (app.server.address() as net.AddressInfo).port;
 }
 
-/** Parses the first response in `text`; its body is Content-Length bytes (or the rest). */
-export function parseRawResponse(text: string): RawResponse {
-  const headEnd = text.indexOf('\r\n\r\n');
-  if (headEnd === -1) throw new Error(`no complete response in ${JSON.stringify(text)}`);
-  const [statusLine, ...lines] = text.slice(0, headEnd).split('\r\n');
+/** The status and headers (names lower-cased) of a response head, without its blank line. */
+export function parseResponseHead(head: string): Omit<RawResponse, 'body'> {
+  const [statusLine, ...lines] = head.split('\r\n');
   const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine!)?.[1]);
   const headers: Record<string, string> = {};
   for (const line of lines) {
     const colon = line.indexOf(':');
     headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
+  return { status, headers };
+}
+
+/** Parses the first response in `text`; its body is Content-Length bytes (or the rest). */
+export function parseRawResponse(text: string): RawResponse {
+  const headEnd = text.indexOf('\r\n\r\n');
+  if (headEnd === -1) throw new Error(`no complete response in ${JSON.stringify(text)}`);
+  const { status, headers } = parseResponseHead(text.slice(0, headEnd));
   const rest = text.slice(headEnd + 4);
   const length = headers['content-length'];
   return { status, headers, body: length === undefined ? rest : rest.slice(0, Number(length)) };

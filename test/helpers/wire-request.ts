@@ -7,6 +7,7 @@
  */
 import net from 'node:net';
 import zlib from 'node:zlib';
+import { parseResponseHead } from './raw-http.ts';
 
 export interface WireAnswer {
   status: number;
@@ -60,13 +61,7 @@ export function wireGet(port: number, target: string, headers: HeaderLines): Pro
 function parseAnswer(bytes: Buffer, ended: boolean): WireAnswer | null {
   const headEnd = bytes.indexOf('\r\n\r\n');
   if (headEnd === -1) return null;
-  const [statusLine, ...lines] = bytes.subarray(0, headEnd).toString('latin1').split('\r\n');
-  const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine!)?.[1]);
-  const headers: Record<string, string> = {};
-  for (const line of lines) {
-    const colon = line.indexOf(':');
-    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-  }
+  const { status, headers } = parseResponseHead(bytes.subarray(0, headEnd).toString('latin1'));
   const rest = bytes.subarray(headEnd + 4);
   let raw: Buffer | null;
   if (headers['content-length'] !== undefined) {
