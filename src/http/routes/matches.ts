@@ -1,14 +1,5 @@
-import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteContext } from '../route-context.ts';
-import { retentionWindowMs } from '../../config.ts';
-import { resolveShard, type ResolvedShard } from '../../domain/shards.ts';
-import {
-  matchDocumentVariantKey,
-  type MatchDocumentVariant,
-} from '../../presenters/match-document.ts';
-import { loadMatchDocument } from '../../ingest/load-match-document.ts';
-import { DocumentCache } from '../document-cache.ts';
 import { notFound } from '../jsonapi.ts';
 import { upstreamApiError } from '../../upstream/mirror.ts';
 import { unstorableCharacter } from '../input-guard.ts';
@@ -19,15 +10,13 @@ import {
   errorResponse,
   notModified,
 } from '../schemas/responses.ts';
+import { acceptsGzip, isNotModified, sendEncodedError } from '../precompressed.ts';
 import {
-  acceptsGzip,
-  gzipEtag,
-  immutableCacheControl,
-  isNotModified,
-  sendEncodedError,
-} from '../precompressed.ts';
-
-const EMPTY = Buffer.alloc(0);
+  MATCH_ROUTE,
+  servedMatches,
+  type ServedMatch,
+  type ShardVariant,
+} from '../served-matches.ts';
 
 const schema = {
   summary: 'A match',
@@ -48,53 +37,7 @@ const schema = {
   },
 };
 
-/** One shard spelling's constant part of every answer: the document variant it is rendered in. */
-interface ShardVariant {
-  shard: ResolvedShard;
-  variant: MatchDocumentVariant;
-  /** The variant's key among a match's cached variants, and in the document store. */
-  variantKey: string;
-  deprecated: boolean;
-}
-
-/** A rendered match document as served, with what each answer would otherwise recompute. */
-interface ServedMatch {
-  /**
-   * The identity bytes: null until a client that does not accept gzip asks (the store keeps
-   * gzip only), then the gunzip, kept with the entry.
-   */
-  body: Buffer | null;
-  bodyGzip: Buffer;
-  etag: string;
-  etagGzip: string;
-  platform: string;
-  /** Epoch ms after which the match is past retention (Infinity: kept forever). */
-  expiresAt: number;
-  /**
-   * False while the telemetry file is on its way: the document (without an asset) will change
-   * once, so it is neither cached here nor marked immutable for clients.
-   */
-  final: boolean;
-  /** Cache-Control value, valid until `cacheControlUntil` (epoch ms). */
-  cacheControl: string;
-  cacheControlUntil: number;
-}
-
-/** The variants of one match rendered so far, keyed by variant key; cached as one entry. */
-interface CachedMatch {
-  variants: Map<string, ServedMatch>;
-  bytes: number;
-}
-
 type MatchRequest = FastifyRequest<{ Params: { shard: string; matchId: string } }>;
-
-const MATCH_ROUTE = '/shards/:shard/matches/:matchId';
-/** The fixed parts of a match URL the fast path reads. */
-const SHARDS = '/shards/';
-const MATCHES = '/matches/';
-
-/** Cache-Control of a match document that will change once more (its telemetry is awaited). */
-const REVALIDATE = 'no-cache';
 
 /**
  * `GET /shards/:shard/matches/:matchId`: no key, no rate limit. A document with its telemetry
@@ -105,83 +48,13 @@ const REVALIDATE = 'no-cache';
  * as soon as the file is attached.
  */
 export function matchRoutes(app: FastifyInstance, context: RouteContext): void {
-  const { config, store, clock, mirror } = context;
-  const retentionMs = retentionWindowMs(config);
-  // Keyed by match id alone: hashing the id the router sliced from the URL is cheaper than
-  // building and hashing a composite key on every hit.
-  const cache = new DocumentCache<CachedMatch>(config.matchCacheBytes);
-  context.metrics?.watchCache('match', cache);
-  const loading = new Map<string, Promise<ServedMatch | null>>();
-  // Bounded by the shards and aliases there are: unknown spellings are never added.
-  const variants = new Map<string, ShardVariant>();
-
-  function shardVariant(spelling: string): ShardVariant | null {
-    const known = variants.get(spelling);
-    if (known !== undefined) return known;
-    const shard = resolveShard(spelling, config.shardAliases);
-    if (shard === null) return null;
-    const variant: MatchDocumentVariant = {
-      shard,
-      shardAliases: config.shardAliases,
-      publicBaseUrl: config.publicBaseUrl,
-      telemetryBaseUrl: config.telemetryBaseUrl,
-    };
-    const entry = {
-      shard,
-      variant,
-      variantKey: matchDocumentVariantKey(variant),
-      deprecated: !shard.isPlatform,
-    };
-    variants.set(spelling, entry);
-    return entry;
-  }
-
-  /** Reads (or renders) the document once however many requests ask for it meanwhile. */
-  function load(key: string, matchId: string, route: ShardVariant): Promise<ServedMatch | null> {
-    let pending = loading.get(key);
-    if (pending === undefined) {
-      pending = loadMatchDocument(store, matchId, route.variant)
-        .then((document) => {
-          if (document === null) return null;
-          // A match asked for on another platform's shard is a 404: remember that, not its bytes.
-          const servable = document.platform === route.shard.platform;
-          const served: ServedMatch = {
-            body: servable ? null : EMPTY,
-            bodyGzip: servable ? document.bodyGzip : EMPTY,
-            etag: document.etag,
-            etagGzip: gzipEtag(document.etag),
-            platform: document.platform,
-            expiresAt: document.createdAt + retentionMs,
-            final: document.hasTelemetry,
-            cacheControl: '',
-            cacheControlUntil: 0,
-          };
-          if (!served.final) return served;
-          const cached = cache.peek(matchId) ?? {
-            variants: new Map<string, ServedMatch>(),
-            bytes: 0,
-          };
-          if (!cached.variants.has(route.variantKey)) {
-            cached.variants.set(route.variantKey, served);
-            cached.bytes += served.bodyGzip.length;
-            cache.set(matchId, cached, cached.bytes);
-          }
-          return served;
-        })
-        .finally(() => loading.delete(key));
-      loading.set(key, pending);
-    }
-    return pending;
-  }
+  const { clock, mirror } = context;
+  const matches = servedMatches(context);
 
   /** A match the store lacks, copied from the upstream (read-through), then loaded. */
-  async function fromUpstream(
-    key: string,
-    matchId: string,
-    route: ShardVariant,
-  ): Promise<ServedMatch | null> {
+  async function fromUpstream(matchId: string, route: ShardVariant): Promise<ServedMatch | null> {
     const copied = await mirror!.matches.fetch(route.shard.spelling, matchId);
-    return copied === 'missing' ? null : load(key, matchId, route);
+    return copied === 'missing' ? null : matches.load(matchId, route);
   }
 
   function send(
@@ -199,80 +72,16 @@ export function matchRoutes(app: FastifyInstance, context: RouteContext): void {
       );
     }
     const gzip = acceptsGzip(request);
-    const headers = matchHeaders(route, match, gzip, now);
+    const headers = matches.headers(route, match, gzip, now);
     for (let i = 0; i < headers.length; i += 2) reply.header(headers[i]!, headers[i + 1]);
     if (isNotModified(request, match.etag, match.etagGzip)) return reply.code(304).send();
     reply.header('content-type', request.negotiatedType);
     if (gzip) return reply.header('content-encoding', 'gzip').send(match.bodyGzip);
-    return reply.send(match.body ?? identityOf(request.params.matchId, match));
-  }
-
-  /**
-   * The headers of a match answer before its Content-Type (a 304 has these alone), as a flat
-   * list: name, value, name, value, ….
-   */
-  function matchHeaders(
-    route: ShardVariant,
-    match: ServedMatch,
-    gzip: boolean,
-    now: number,
-  ): string[] {
-    if (!match.final) {
-      match.cacheControl = REVALIDATE;
-    } else if (now >= match.cacheControlUntil) {
-      match.cacheControl = immutableCacheControl(match.expiresAt, now);
-      match.cacheControlUntil = now - (now % 1000) + 1000;
-    }
-    const headers = [
-      'etag',
-      gzip ? match.etagGzip : match.etag,
-      'cache-control',
-      match.cacheControl,
-      'vary',
-      'Accept-Encoding',
-    ];
-    if (route.deprecated) headers.push('deprecation', 'true');
-    return headers;
+    return reply.send(match.body ?? matches.identity(request.params.matchId, match));
   }
 
   // The fast path answers the plain spelling of this route's URL from the same cache, as `send`.
-  context.fastPath.add(({ url, gzip, type, now }) => {
-    // `/shards/<shard>/matches/<id>`, read by position (no array of parts per request).
-    if (!url.startsWith(SHARDS)) return null;
-    const shardEnd = url.indexOf('/', SHARDS.length);
-    if (shardEnd === -1 || !url.startsWith(MATCHES, shardEnd)) return null;
-    const idStart = shardEnd + MATCHES.length;
-    if (url.includes('/', idStart) || url.includes('%') || url.includes('?')) return null;
-    const route = variants.get(url.slice(SHARDS.length, shardEnd));
-    if (route === undefined) return null;
-    const matchId = url.slice(idStart);
-    // Peeked first: a miss is counted once, by the route it falls through to.
-    const match = cache.peek(matchId)?.variants.get(route.variantKey);
-    if (match === undefined) return null;
-    cache.get(matchId);
-    if (now > match.expiresAt || match.platform !== route.shard.platform) return null;
-    const body = gzip ? match.bodyGzip : match.body;
-    if (body === null) return null;
-    const headers = matchHeaders(route, match, gzip, now);
-    headers.push('content-type', type);
-    if (gzip) headers.push('content-encoding', 'gzip');
-    return { route: MATCH_ROUTE, keyed: false, headers, body };
-  });
-
-  /**
-   * The identity bytes of a match served so far in gzip only: gunzipped once (a fraction of a
-   * millisecond for a match) and counted in its cache entry from then on.
-   */
-  function identityOf(matchId: string, match: ServedMatch): Buffer {
-    const body = zlib.gunzipSync(match.bodyGzip);
-    match.body = body;
-    const cached = cache.peek(matchId);
-    if (cached !== undefined && [...cached.variants.values()].includes(match)) {
-      cached.bytes += body.length;
-      cache.set(matchId, cached, cached.bytes);
-    }
-    return body;
-  }
+  context.fastPath.add(matches.source);
 
   app.get(
     MATCH_ROUTE,
@@ -282,12 +91,12 @@ export function matchRoutes(app: FastifyInstance, context: RouteContext): void {
     // after send tells Fastify the reply is handled).
     function serveMatch(request: MatchRequest, reply: FastifyReply): Promise<unknown> | undefined {
       const { shard, matchId } = request.params;
-      const route = shardVariant(shard);
+      const route = matches.shardVariant(shard);
       if (route === null) {
         sendEncodedError(request, reply, notFound(`Unknown shard '${shard}'`));
         return undefined;
       }
-      const cached = cache.get(matchId)?.variants.get(route.variantKey);
+      const cached = matches.cached(matchId, route);
       if (cached !== undefined) {
         send(request, reply, route, cached);
         return undefined;
@@ -301,10 +110,9 @@ export function matchRoutes(app: FastifyInstance, context: RouteContext): void {
         );
         return undefined;
       }
-      const key = route.variantKey + matchId;
-      const found = load(key, matchId, route);
+      const found = matches.load(matchId, route);
       // Resolves once the reply is sent (a reply is thenable).
-      return (mirror ? found.then((match) => match ?? fromUpstream(key, matchId, route)) : found)
+      return (mirror ? found.then((match) => match ?? fromUpstream(matchId, route)) : found)
         .then((match) =>
           match === null
             ? sendEncodedError(

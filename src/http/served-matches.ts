@@ -1,0 +1,227 @@
+/**
+ * The match documents the match route has served, as the bytes it sends: a byte-bounded cache of
+ * final documents (those with their telemetry asset, which never change) per shard spelling's
+ * variant, the one load in flight per document, and the fast path's answer from the same cache
+ * (src/http/fast-path.ts). The route itself (src/http/routes/matches.ts) adds the negotiation,
+ * the errors and the upstream read-through.
+ */
+import zlib from 'node:zlib';
+import type { RouteContext } from './route-context.ts';
+import type { FastSource } from './fast-path.ts';
+import { retentionWindowMs } from '../config.ts';
+import { resolveShard, type ResolvedShard } from '../domain/shards.ts';
+import {
+  matchDocumentVariantKey,
+  type MatchDocumentVariant,
+} from '../presenters/match-document.ts';
+import { loadMatchDocument } from '../ingest/load-match-document.ts';
+import { DocumentCache } from './document-cache.ts';
+import { gzipEtag, immutableCacheControl } from './precompressed.ts';
+
+const EMPTY = Buffer.alloc(0);
+
+/** The route template: the access line's and the metrics' route label. */
+export const MATCH_ROUTE = '/shards/:shard/matches/:matchId';
+/** The fixed parts of a match URL the fast path reads. */
+const SHARDS = '/shards/';
+const MATCHES = '/matches/';
+
+/** Cache-Control of a match document that will change once more (its telemetry is awaited). */
+const REVALIDATE = 'no-cache';
+
+/** One shard spelling's constant part of every answer: the document variant it is rendered in. */
+export interface ShardVariant {
+  shard: ResolvedShard;
+  variant: MatchDocumentVariant;
+  /** The variant's key among a match's cached variants, and in the document store. */
+  variantKey: string;
+  deprecated: boolean;
+}
+
+/** A rendered match document as served, with what each answer would otherwise recompute. */
+export interface ServedMatch {
+  /**
+   * The identity bytes: null until a client that does not accept gzip asks (the store keeps
+   * gzip only), then the gunzip, kept with the entry.
+   */
+  body: Buffer | null;
+  bodyGzip: Buffer;
+  etag: string;
+  etagGzip: string;
+  platform: string;
+  /** Epoch ms after which the match is past retention (Infinity: kept forever). */
+  expiresAt: number;
+  /**
+   * False while the telemetry file is on its way: the document (without an asset) will change
+   * once, so it is neither cached here nor marked immutable for clients.
+   */
+  final: boolean;
+  /** Cache-Control value, valid until `cacheControlUntil` (epoch ms). */
+  cacheControl: string;
+  cacheControlUntil: number;
+}
+
+/** The variants of one match rendered so far, keyed by variant key; cached as one entry. */
+interface CachedMatch {
+  variants: Map<string, ServedMatch>;
+  bytes: number;
+}
+
+export interface ServedMatches {
+  /** The variant a shard spelling is answered in; null for a spelling that names no shard. */
+  shardVariant(spelling: string): ShardVariant | null;
+  /** The cached document of a match in a variant (counted as a cache hit or miss). */
+  cached(matchId: string, route: ShardVariant): ServedMatch | undefined;
+  /** Reads (or renders) the document once however many requests ask for it meanwhile. */
+  load(matchId: string, route: ShardVariant): Promise<ServedMatch | null>;
+  /**
+   * The headers of an answer before its Content-Type (a 304 has these alone), as a flat list:
+   * name, value, name, value, ….
+   */
+  headers(route: ShardVariant, match: ServedMatch, gzip: boolean, now: number): string[];
+  /** The identity bytes of a match, gunzipped on first use and kept with its entry. */
+  identity(matchId: string, match: ServedMatch): Buffer;
+  /** The fast path's answer for a plain GET of a cached match. */
+  source: FastSource;
+}
+
+export function servedMatches(context: RouteContext): ServedMatches {
+  const { config, store } = context;
+  const retentionMs = retentionWindowMs(config);
+  // Keyed by match id alone: hashing the id the router sliced from the URL is cheaper than
+  // building and hashing a composite key on every hit.
+  const cache = new DocumentCache<CachedMatch>(config.matchCacheBytes);
+  context.metrics?.watchCache('match', cache);
+  const loading = new Map<string, Promise<ServedMatch | null>>();
+  // Bounded by the shards and aliases there are: unknown spellings are never added.
+  const variants = new Map<string, ShardVariant>();
+
+  function shardVariant(spelling: string): ShardVariant | null {
+    const known = variants.get(spelling);
+    if (known !== undefined) return known;
+    const shard = resolveShard(spelling, config.shardAliases);
+    if (shard === null) return null;
+    const variant: MatchDocumentVariant = {
+      shard,
+      shardAliases: config.shardAliases,
+      publicBaseUrl: config.publicBaseUrl,
+      telemetryBaseUrl: config.telemetryBaseUrl,
+    };
+    const entry = {
+      shard,
+      variant,
+      variantKey: matchDocumentVariantKey(variant),
+      deprecated: !shard.isPlatform,
+    };
+    variants.set(spelling, entry);
+    return entry;
+  }
+
+  function served(
+    document: NonNullable<Awaited<ReturnType<typeof loadMatchDocument>>>,
+    route: ShardVariant,
+  ): ServedMatch {
+    // A match asked for on another platform's shard is a 404: remember that, not its bytes.
+    const servable = document.platform === route.shard.platform;
+    return {
+      body: servable ? null : EMPTY,
+      bodyGzip: servable ? document.bodyGzip : EMPTY,
+      etag: document.etag,
+      etagGzip: gzipEtag(document.etag),
+      platform: document.platform,
+      expiresAt: document.createdAt + retentionMs,
+      final: document.hasTelemetry,
+      cacheControl: '',
+      cacheControlUntil: 0,
+    };
+  }
+
+  function remember(matchId: string, route: ShardVariant, match: ServedMatch): void {
+    const cached = cache.peek(matchId) ?? { variants: new Map<string, ServedMatch>(), bytes: 0 };
+    if (cached.variants.has(route.variantKey)) return;
+    cached.variants.set(route.variantKey, match);
+    cached.bytes += match.bodyGzip.length;
+    cache.set(matchId, cached, cached.bytes);
+  }
+
+  function load(matchId: string, route: ShardVariant): Promise<ServedMatch | null> {
+    const key = route.variantKey + matchId;
+    let pending = loading.get(key);
+    if (pending === undefined) {
+      pending = loadMatchDocument(store, matchId, route.variant)
+        .then((document) => {
+          if (document === null) return null;
+          const match = served(document, route);
+          if (match.final) remember(matchId, route, match);
+          return match;
+        })
+        .finally(() => loading.delete(key));
+      loading.set(key, pending);
+    }
+    return pending;
+  }
+
+  function headers(route: ShardVariant, match: ServedMatch, gzip: boolean, now: number): string[] {
+    if (!match.final) {
+      match.cacheControl = REVALIDATE;
+    } else if (now >= match.cacheControlUntil) {
+      match.cacheControl = immutableCacheControl(match.expiresAt, now);
+      match.cacheControlUntil = now - (now % 1000) + 1000;
+    }
+    const list = [
+      'etag',
+      gzip ? match.etagGzip : match.etag,
+      'cache-control',
+      match.cacheControl,
+      'vary',
+      'Accept-Encoding',
+    ];
+    if (route.deprecated) list.push('deprecation', 'true');
+    return list;
+  }
+
+  /** Gunzipped once (a fraction of a millisecond for a match), counted in its entry from then on. */
+  function identity(matchId: string, match: ServedMatch): Buffer {
+    const body = zlib.gunzipSync(match.bodyGzip);
+    match.body = body;
+    const cached = cache.peek(matchId);
+    if (cached !== undefined && [...cached.variants.values()].includes(match)) {
+      cached.bytes += body.length;
+      cache.set(matchId, cached, cached.bytes);
+    }
+    return body;
+  }
+
+  // The plain spelling of the route's URL, answered from the same cache as the route.
+  const source: FastSource = ({ url, gzip, type, now }) => {
+    // `/shards/<shard>/matches/<id>`, read by position (no array of parts per request).
+    if (!url.startsWith(SHARDS)) return null;
+    const shardEnd = url.indexOf('/', SHARDS.length);
+    if (shardEnd === -1 || !url.startsWith(MATCHES, shardEnd)) return null;
+    const idStart = shardEnd + MATCHES.length;
+    if (url.includes('/', idStart) || url.includes('%') || url.includes('?')) return null;
+    const route = variants.get(url.slice(SHARDS.length, shardEnd));
+    if (route === undefined) return null;
+    const matchId = url.slice(idStart);
+    // Peeked first: a miss is counted once, by the route it falls through to.
+    const match = cache.peek(matchId)?.variants.get(route.variantKey);
+    if (match === undefined) return null;
+    cache.get(matchId);
+    if (now > match.expiresAt || match.platform !== route.shard.platform) return null;
+    const body = gzip ? match.bodyGzip : match.body;
+    if (body === null) return null;
+    const list = headers(route, match, gzip, now);
+    list.push('content-type', type);
+    if (gzip) list.push('content-encoding', 'gzip');
+    return { route: MATCH_ROUTE, keyed: false, headers: list, body };
+  };
+
+  return {
+    shardVariant,
+    cached: (matchId, route) => cache.get(matchId)?.variants.get(route.variantKey),
+    load,
+    headers,
+    identity,
+    source,
+  };
+}
