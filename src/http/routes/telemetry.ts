@@ -3,9 +3,6 @@ import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteContext } from '../route-context.ts';
 import { retentionWindowMs } from '../../config.ts';
-import { resolveShard } from '../../domain/shards.ts';
-import { utcParts } from '../../domain/time.ts';
-import { TELEMETRY_TITLE } from '../../presenters/telemetry-url.ts';
 import { findTelemetryAsset, type TelemetryAsset } from '../../store/telemetry.ts';
 import { BlobStoreUnavailableError } from '../../blobs/blob-store.ts';
 import { blobStoreUnavailable, notFound } from '../jsonapi.ts';
@@ -15,17 +12,18 @@ import { Type } from '@sinclair/typebox';
 import { TelemetryFile } from '../schemas/match-document.ts';
 import { IMMUTABLE_HEADERS, errorResponse, notModified } from '../schemas/responses.ts';
 import {
+  TELEMETRY_ROUTE,
+  telemetryFastSource,
+  telemetryUrls,
+  type TelemetryParams,
+} from '../telemetry-urls.ts';
+import {
   acceptsGzip,
   gzipEtag,
   immutableCacheControl,
   isNotModified,
   sendEncodedError,
 } from '../precompressed.ts';
-
-const FILE_SUFFIX = '-telemetry.json';
-const TELEMETRY_ROUTE = `/telemetry/${TELEMETRY_TITLE}/:shard/:yyyy/:mm/:dd/:hh/:min/:file`;
-/** A date path part the fast path takes as it is (anything else goes to the route). */
-const DIGITS = /^\d{1,4}$/;
 
 const schema = {
   summary: "A match's telemetry file",
@@ -58,29 +56,7 @@ const schema = {
 /** An asset whose telemetry file is stored. */
 type StoredTelemetry = TelemetryAsset & { telemetryKey: string };
 
-interface TelemetryParams {
-  shard: string;
-  yyyy: string;
-  mm: string;
-  dd: string;
-  hh: string;
-  min: string;
-  file: string;
-}
-
 type TelemetryRequest = FastifyRequest<{ Params: TelemetryParams }>;
-
-/** True when the URL's date path is the asset's createdAt (UTC), however its numbers are padded. */
-function datePathMatches(params: TelemetryParams, assetCreatedAt: number): boolean {
-  const t = utcParts(assetCreatedAt);
-  return (
-    Number(params.yyyy) === Number(t.year) &&
-    Number(params.mm) === Number(t.month) &&
-    Number(params.dd) === Number(t.day) &&
-    Number(params.hh) === Number(t.hour) &&
-    Number(params.min) === Number(t.minute)
-  );
-}
 
 /**
  * `GET /telemetry/bluehole-pubg/:shard/:yyyy/:mm/:dd/:hh/:min/<assetId>-telemetry.json`: the
@@ -96,36 +72,18 @@ export function telemetryRoutes(app: FastifyInstance, context: RouteContext): vo
   const retentionMs = retentionWindowMs(config);
   const cache = new TelemetryCache(config.telemetryCacheBytes);
   context.metrics?.watchCache('telemetry', cache.documents);
-  // Bounded by the shards and aliases there are: unknown spellings are never added.
-  const platforms = new Map<string, string>();
-
-  /** The platform a URL's shard spelling names, or null for no shard. */
-  function platformOf(spelling: string): string | null {
-    const known = platforms.get(spelling);
-    if (known !== undefined) return known;
-    const shard = resolveShard(spelling, config.shardAliases);
-    if (shard === null) return null;
-    platforms.set(spelling, shard.platform);
-    return shard.platform;
-  }
-
-  /** The asset id a URL's file name names, or null when the name is no telemetry file's. */
-  const assetIdOf = (file: string): string | null =>
-    file.endsWith(FILE_SUFFIX) ? file.slice(0, -FILE_SUFFIX.length) : null;
-
-  /** True when the URL's shard and date path name this asset. */
-  const urlNames = (params: TelemetryParams, platform: string, assetCreatedAt: number): boolean =>
-    platformOf(params.shard) === platform && datePathMatches(params, assetCreatedAt);
+  const urls = telemetryUrls(config);
+  const { assetIdOf } = urls;
 
   /** The asset the URL names, or null when any part of the URL disagrees with what is stored. */
   async function findAsset(params: TelemetryParams): Promise<StoredTelemetry | null> {
     const assetId = assetIdOf(params.file);
-    if (platformOf(params.shard) === null || assetId === null) return null;
+    if (urls.platformOf(params.shard) === null || assetId === null) return null;
     const asset = await findTelemetryAsset(store.db, assetId);
     const { telemetryKey } = asset ?? {};
     if (asset === null || telemetryKey === null || telemetryKey === undefined) return null;
     const expired = clock.now() > asset.matchCreatedAt + retentionMs;
-    const urlMatches = urlNames(params, asset.platform, asset.assetCreatedAt);
+    const urlMatches = urls.names(params, asset.platform, asset.assetCreatedAt);
     return urlMatches && !expired ? { ...asset, telemetryKey } : null;
   }
 
@@ -246,34 +204,7 @@ export function telemetryRoutes(app: FastifyInstance, context: RouteContext): vo
   }
 
   // The fast path answers a file in memory, gzip as stored, with `sendCached`'s headers.
-  const prefix = `/telemetry/${TELEMETRY_TITLE}/`;
-  context.fastPath.add(({ url, gzip, now }) => {
-    if (!gzip || !url.startsWith(prefix) || url.includes('%') || url.includes('?')) return null;
-    const [shard, yyyy, mm, dd, hh, min, file, ...rest] = url.slice(prefix.length).split('/');
-    if (file === undefined || rest.length > 0) return null;
-    const params = { shard: shard!, yyyy: yyyy!, mm: mm!, dd: dd!, hh: hh!, min: min!, file };
-    if (![yyyy, mm, dd, hh, min].every((part) => DIGITS.test(part!))) return null;
-    const assetId = assetIdOf(file);
-    // Looked up only when held: a miss is counted once, by the route it falls through to.
-    if (assetId === null || !cache.has(assetId)) return null;
-    const cached = cache.get(assetId, now);
-    if (cached === undefined || !urlNames(params, cached.platform, cached.assetCreatedAt)) {
-      return null;
-    }
-    const headers = [
-      'etag',
-      gzipEtag(`"telemetry-${assetId}"`),
-      'cache-control',
-      immutableCacheControl(cached.expiresAt, now),
-      'vary',
-      'Accept-Encoding',
-      'content-type',
-      'application/json',
-      'content-encoding',
-      'gzip',
-    ];
-    return { route: TELEMETRY_ROUTE, keyed: false, headers, body: cached.gzip };
-  });
+  context.fastPath.add(telemetryFastSource(urls, cache));
 
   app.get(
     TELEMETRY_ROUTE,
@@ -287,7 +218,7 @@ export function telemetryRoutes(app: FastifyInstance, context: RouteContext): vo
       const assetId = assetIdOf(request.params.file);
       const cached = assetId === null ? undefined : cache.get(assetId, clock.now());
       if (cached === undefined) return sendStored(request, reply);
-      if (!urlNames(request.params, cached.platform, cached.assetCreatedAt)) {
+      if (!urls.names(request.params, cached.platform, cached.assetCreatedAt)) {
         missing(request, reply);
         return undefined;
       }
