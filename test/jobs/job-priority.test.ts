@@ -57,9 +57,9 @@ test(
     await withStore(async (dataDir) => {
       const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', JOB_NICE: '17' });
       const runtime = await openRuntime(config);
-      const runner = threadRunner(config);
       const mainBefore = os.getPriority();
       const before = threadNiceness();
+      const runner = threadRunner(config);
       try {
         await runner.run(findJob('seasons')!, runtime, { rebuild: false });
         // The job thread, and under tsx the loader thread it starts: threads of the job only.
@@ -78,12 +78,31 @@ test(
   },
 );
 
+test(
+  'the job thread starts, and lowers itself, when its runner is made: before any run',
+  { skip, timeout: 60_000 },
+  async () => {
+    await withStore(async (dataDir) => {
+      const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', JOB_NICE: '16' });
+      const before = threadNiceness();
+      const runner = threadRunner(config);
+      try {
+        while (loweredSince(before, 16).length === 0) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      } finally {
+        await runner.close();
+      }
+    });
+  },
+);
+
 test('JOB_NICE=0 leaves the job thread at the priority of the process', { skip }, async () => {
   await withStore(async (dataDir) => {
     const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', JOB_NICE: '0' });
     const runtime = await openRuntime(config);
-    const runner = threadRunner(config);
     const before = threadNiceness();
+    const runner = threadRunner(config);
     try {
       await runner.run(findJob('seasons')!, runtime, { rebuild: false });
       assert.deepEqual(loweredSince(before, 19), []);
