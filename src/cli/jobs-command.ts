@@ -1,10 +1,10 @@
 /**
  * `gamedata jobs run <name>`: one scheduled job now, under the same lease `serve` takes, at the
  * niceness `JOB_NICE`, so a job started beside a serving instance (by cron, by hand) takes only
- * the CPU serving leaves idle. The process exists for the job: it lowers all of itself as soon
- * as it knows it runs one — before the config, the job, the store and their modules are loaded
- * — and runs the job in its own thread. Where it shares a process (tests), the job runs in a worker thread that lowers
- * itself, as in `serve`.
+ * the CPU serving leaves idle. The process exists for the job: it lowers all of itself before
+ * the config, the job, the store and their modules are loaded (src/main.ts does so even before the
+ * command line is), and runs the job in that process. Where it shares a process (tests), the job
+ * runs in a worker thread that lowers itself, as in `serve`.
  */
 import { Option, type Command } from 'commander';
 import { commandConfig, instant, withRuntime, type CliIo } from './cli-io.ts';
