@@ -8,10 +8,16 @@
  */
 import os from 'node:os';
 import type { Config } from './config.ts';
-import { BlobStoreUnavailableError } from './blobs/blob-store.ts';
-import { buildProgram } from './cli/program.ts';
-import { lowerProcessPriority } from './jobs/job-priority.ts';
-import { StoreUnavailableError } from './store/store-errors.ts';
+import { jobNiceOf, lowerProcessPriority } from './jobs/job-priority.ts';
+
+// `gamedata jobs run` exists for its job: it lowers itself to JOB_NICE before it loads even the
+// command line, so nearly all of its start takes only the CPU serving leaves idle (the command
+// lowers it again once the config is read and checked, which then changes nothing).
+if (process.argv[2] === 'jobs' && process.argv[3] === 'run') {
+  const nice = jobNiceOf(process.env.JOB_NICE);
+  if (nice !== null) lowerProcessPriority(nice);
+}
+const { buildProgram } = await import('./cli/program.ts');
 
 let stopController: AbortController | null = null;
 
@@ -58,7 +64,12 @@ try {
   // `gamedata` alone serves; any other word must name a command (so typos get suggestions).
   await program.parseAsync(process.argv.length > 2 ? process.argv : [...process.argv, 'serve']);
 } catch (error) {
-  const { ConfigError } = await import('./config.ts');
+  const [{ ConfigError }, { BlobStoreUnavailableError }, { StoreUnavailableError }] =
+    await Promise.all([
+      import('./config.ts'),
+      import('./blobs/blob-store.ts'),
+      import('./store/store-errors.ts'),
+    ]);
   if (error instanceof ConfigError) {
     process.stderr.write(`${error.message}\n`);
   } else if (error instanceof BlobStoreUnavailableError) {

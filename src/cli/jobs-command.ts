@@ -1,14 +1,15 @@
 /**
  * `gamedata jobs run <name>`: one scheduled job now, under the same lease `serve` takes, at the
  * niceness `JOB_NICE`, so a job started beside a serving instance (by cron, by hand) takes only
- * the CPU serving leaves idle. The process exists for the job: it lowers all of itself once the
- * config is read, before the job, the store and their modules are loaded, and runs the job in
- * its own thread. Where it shares a process (tests), the job runs in a worker thread that lowers
- * itself, as in `serve`.
+ * the CPU serving leaves idle. The process exists for the job: it lowers all of itself before
+ * the config, the job, the store and their modules are loaded (src/main.ts does so even before the
+ * command line is), and runs the job in that process. Where it shares a process (tests), the job
+ * runs in a worker thread that lowers itself, as in `serve`.
  */
 import { Option, type Command } from 'commander';
 import { commandConfig, instant, withRuntime, type CliIo } from './cli-io.ts';
 import { JOB_NAMES, isJobName } from '../jobs/job-names.ts';
+import { jobNiceOf } from '../jobs/job-priority.ts';
 
 /** Adds `gamedata jobs` to the program. */
 export function registerJobsCommands(program: Command, io: CliIo): void {
@@ -28,8 +29,11 @@ export function registerJobsCommands(program: Command, io: CliIo): void {
         process.exitCode = 1;
         return;
       }
+      // Lowered before the config is even loaded: loading it is most of the start's CPU.
+      const asked = jobNiceOf(io.env.JOB_NICE);
+      if (asked !== null) io.lowerPriority?.(asked);
       const config = await commandConfig(io);
-      io.lowerPriority?.(config.jobNice);
+      if (config.jobNice !== asked) io.lowerPriority?.(config.jobNice);
       const [{ findJob }, { runJobOnce }, runners] = await Promise.all([
         import('../jobs/index.ts'),
         import('../jobs/scheduler.ts'),

@@ -13,7 +13,7 @@
  * - from the change feed, every half second: what other processes (and this one) committed.
  * So a document never shows less than the last commit on this instance, and at most one poll
  * interval later on others. A rendering also ends at its own `validUntil` (a listed match leaving
- * the retention window) and at most MAX_AGE_MS after it was made.
+ * the retention window) and at most MAX_AGE_MS after it was made (from half of it on, by URL).
  */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
@@ -96,6 +96,18 @@ export interface KeyedDocuments {
 
 /** Longest a rendering is served, in ms: bounds what a change made behind the service's back costs. */
 const MAX_AGE_MS = 60_000;
+
+/**
+ * How long a rendering of `url` is served at most, in ms: from half of MAX_AGE_MS to all of it,
+ * fixed per URL (a hash of it). Renderings made at the same moment — every document a purge
+ * changed, rendered again by the requests right after it — then end at different moments
+ * instead of all together a minute later, when the requests would render them all at once again.
+ */
+function maxAgeOf(url: string): number {
+  let hash = 0x811c9dc5; // FNV-1a, 32 bits
+  for (let i = 0; i < url.length; i++) hash = Math.imul(hash ^ url.charCodeAt(i), 0x01000193);
+  return Math.round((MAX_AGE_MS / 2) * (1 + (hash >>> 0) / 2 ** 32));
+}
 /** The Warning of an answer served from the store while the upstream could not be asked. */
 export const STALE_WARNING = '110 - "Response is Stale"';
 const REVALIDATE_SECOND = 1000;
@@ -164,7 +176,7 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
       etagGzip: etag === null ? '' : gzipEtag(etag),
       tags: [kind, ...rendered.tags],
       generation: started,
-      validUntil: Math.min(rendered.validUntil ?? Infinity, renderedAt + MAX_AGE_MS),
+      validUntil: Math.min(rendered.validUntil ?? Infinity, renderedAt + maxAgeOf(request.url)),
       renderedAt,
       headers,
       flatHeaders: headers.flat(),

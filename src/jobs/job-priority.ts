@@ -49,18 +49,58 @@ export function lowerThreadPriority(nice: number): LoweredPriority | null {
 }
 
 /**
- * Lowers every thread of this process to niceness `nice` (0–19; 0 leaves them): what a process
- * that exists only to run a job (`gamedata jobs run`) calls before it loads the job, so its
- * module loading, V8's helper threads and the job all take only the CPU others leave idle.
- * Threads started afterwards inherit it. Returns how many threads were lowered, or null where
- * this is not supported.
+ * Lowers every thread of this process, and of the processes it started, to niceness `nice`
+ * (0–19; 0 leaves them): what a process that exists only to run a job (`gamedata jobs run`)
+ * calls before it loads the job, so its module loading, V8's helper threads, a compiler service
+ * its loader started (esbuild under tsx) and the job all take only the CPU others leave idle.
+ * Threads and processes started afterwards inherit it. Returns how many threads were lowered,
+ * or null where this is not supported.
  */
 export function lowerProcessPriority(nice: number): number | null {
   if (nice <= 0 || currentThreadId() === null) return null;
+  return lowerTasksOf('self', nice);
+}
+
+/** Lowers the threads of process `pid` and of its descendants; returns how many. */
+function lowerTasksOf(pid: string, nice: number): number {
   let lowered = 0;
-  for (const task of fs.readdirSync('/proc/self/task')) {
+  let tasks: string[];
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return 0; // the process ended meanwhile
+  }
+  for (const task of tasks) {
     // A thread may end between the listing and the call: it needs no priority then.
     if (lowerTo(Number(task), nice)) lowered++;
+    for (const child of childrenOf(pid, task)) lowered += lowerTasksOf(child, nice);
   }
   return lowered;
+}
+
+/** The processes thread `task` of process `pid` started (empty when the kernel does not say). */
+function childrenOf(pid: string, task: string): string[] {
+  try {
+    const listed = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+    return listed === '' ? [] : listed.split(' ');
+  } catch {
+    return [];
+  }
+}
+
+/** JOB_NICE's default, as src/config.ts declares it (a test holds the two equal). */
+const DEFAULT_JOB_NICE = 19;
+
+/**
+ * The niceness the raw `JOB_NICE` value asks for, read before the config is: loading and
+ * validating the config costs a process started for a job more CPU than the rest of its start,
+ * and a process that lowers itself first pays all of that at the job's priority. Null when the
+ * value is not a plain integer 0–19: loading the config then reports it.
+ */
+export function jobNiceOf(raw: string | undefined): number | null {
+  // As loadConfig reads it: an empty variable is an unset one.
+  if (raw === undefined || raw === '') return DEFAULT_JOB_NICE;
+  if (!/^\d{1,2}$/.test(raw)) return null;
+  const nice = Number(raw);
+  return nice <= 19 ? nice : null;
 }

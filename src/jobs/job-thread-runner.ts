@@ -70,8 +70,11 @@ export const canRunInThread = (config: Readonly<Config>): boolean =>
   !config.databaseUrl.endsWith(':memory:');
 
 /**
- * A runner whose jobs run in one worker thread, started on the first run. Runs are answered in
- * the order they end; the thread keeps its connection between runs.
+ * A runner whose jobs run in one worker thread, started at once: its start (a Node thread's
+ * bootstrap runs at the serving priority until the thread's first line lowers it) is paid when the
+ * runner is made, as the service starts, never while it serves. The idle thread does not keep
+ * the process alive. Runs are answered in the order they end; the thread keeps its connection
+ * between runs.
  */
 export function threadRunner(config: Readonly<Config>): JobRunner {
   let worker: Worker | null = null;
@@ -96,8 +99,10 @@ export function threadRunner(config: Readonly<Config>): JobRunner {
     };
     started.on('error', failAll);
     started.on('exit', (code) => failAll(new Error(`the job thread exited (code ${code})`)));
+    started.unref();
     return started;
   };
+  worker = start();
 
   return {
     run(job, deps, options) {

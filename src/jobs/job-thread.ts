@@ -28,6 +28,10 @@ const opened = Promise.all([
   }),
 ]);
 
+// The thread starts with the service, before any run: a store that cannot be opened is reported
+// by the runs that need it (each awaits `opened`), not as an unhandled rejection ending the thread.
+opened.catch(() => undefined);
+
 async function run(request: JobThreadRequest): Promise<JobThreadReply> {
   const job = findJob(request.name);
   if (job === undefined) return { id: request.id, error: `no job named '${request.name}'` };
@@ -46,5 +50,5 @@ port.on('message', (request: JobThreadRequest) => {
   void run(request).then((reply) => port.postMessage(reply));
 });
 port.on('close', () => {
-  void opened.then(([, store]) => store.close());
+  void opened.then(([, store]) => store.close()).catch(() => undefined);
 });

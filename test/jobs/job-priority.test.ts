@@ -10,6 +10,7 @@ import { JOBS, findJob } from '../../src/jobs/index.ts';
 import { JOB_NAMES } from '../../src/jobs/job-names.ts';
 import { buildProgram } from '../../src/cli/program.ts';
 import { threadRunner } from '../../src/jobs/job-thread-runner.ts';
+import { jobNiceOf } from '../../src/jobs/job-priority.ts';
 import { runCliIn } from '../helpers/cli.ts';
 
 /** Niceness of every thread of this process, by thread id (Linux). */
@@ -56,9 +57,9 @@ test(
     await withStore(async (dataDir) => {
       const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', JOB_NICE: '17' });
       const runtime = await openRuntime(config);
-      const runner = threadRunner(config);
       const mainBefore = os.getPriority();
       const before = threadNiceness();
+      const runner = threadRunner(config);
       try {
         await runner.run(findJob('seasons')!, runtime, { rebuild: false });
         // The job thread, and under tsx the loader thread it starts: threads of the job only.
@@ -77,12 +78,31 @@ test(
   },
 );
 
+test(
+  'the job thread starts, and lowers itself, when its runner is made: before any run',
+  { skip, timeout: 60_000 },
+  async () => {
+    await withStore(async (dataDir) => {
+      const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', JOB_NICE: '16' });
+      const before = threadNiceness();
+      const runner = threadRunner(config);
+      try {
+        while (loweredSince(before, 16).length === 0) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      } finally {
+        await runner.close();
+      }
+    });
+  },
+);
+
 test('JOB_NICE=0 leaves the job thread at the priority of the process', { skip }, async () => {
   await withStore(async (dataDir) => {
     const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', JOB_NICE: '0' });
     const runtime = await openRuntime(config);
-    const runner = threadRunner(config);
     const before = threadNiceness();
+    const runner = threadRunner(config);
     try {
       await runner.run(findJob('seasons')!, runtime, { rebuild: false });
       assert.deepEqual(loweredSince(before, 19), []);
@@ -144,8 +164,39 @@ test(
   },
 );
 
+test('`jobs run` lowers itself to JOB_NICE before it loads and checks the config', async () => {
+  const lowered: number[] = [];
+  const program = buildProgram(
+    {
+      env: { JOB_NICE: '15', PORT: 'not a port' },
+      out: () => {},
+      err: () => {},
+      interactive: false,
+      lowerPriority: (nice) => lowered.push(nice),
+    },
+    async () => {},
+  );
+  await assert.rejects(program.parseAsync(['node', 'gamedata', 'jobs', 'run', 'seasons']), /PORT/);
+  assert.deepEqual(lowered, [15]);
+});
+
+test("JOB_NICE read before the config gives the config's niceness, or none", () => {
+  for (const raw of [undefined, '', '0', '7', '07', '19', '20', '-1', '7.5', ' 7', 'abc', '1e1']) {
+    const early = jobNiceOf(raw);
+    let configured: number | null;
+    try {
+      configured = loadConfig(raw === undefined ? {} : { JOB_NICE: raw }).jobNice;
+    } catch {
+      configured = null;
+    }
+    if (early !== null) assert.equal(early, configured, `JOB_NICE=${JSON.stringify(raw)}`);
+  }
+  assert.equal(jobNiceOf(undefined), 19);
+  assert.equal(jobNiceOf('20'), null);
+});
+
 test(
-  'lowering the process lowers every thread it has, and threads started later inherit it',
+  'lowering the process lowers every thread it has and the processes it started, and threads started later inherit it',
   { skip },
   () => {
     // In a child process: a lowered process cannot raise itself again.
@@ -153,21 +204,28 @@ test(
     import fs from 'node:fs';
     import os from 'node:os';
     import { Worker } from 'node:worker_threads';
+    import { spawn } from 'node:child_process';
     import { lowerProcessPriority } from ${JSON.stringify(PRIORITY_MODULE)};
+    const helper = spawn('sleep', ['30'], { stdio: 'ignore' });
+    await new Promise((resolve) => helper.once('spawn', resolve));
     const lowered = lowerProcessPriority(11);
+    const helperNice = os.getPriority(helper.pid);
+    helper.kill();
+    const threads = fs.readdirSync('/proc/self/task').length;
     const worker = new Worker('setInterval(() => {}, 1000)', { eval: true });
     await new Promise((resolve) => worker.once('online', resolve));
     const niceness = fs.readdirSync('/proc/self/task').map((tid) => os.getPriority(Number(tid)));
     await worker.terminate();
-    process.stdout.write(JSON.stringify({ lowered, niceness }));
+    process.stdout.write(JSON.stringify({ lowered, threads, niceness, helperNice }));
   `;
-    const { lowered, niceness } = JSON.parse(
+    const { lowered, threads, niceness, helperNice } = JSON.parse(
       execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
         encoding: 'utf8',
       }),
-    ) as { lowered: number; niceness: number[] };
-    assert.ok(lowered >= 1);
-    assert.ok(niceness.length > lowered, 'the worker added threads');
+    ) as { lowered: number; threads: number; niceness: number[]; helperNice: number };
+    assert.ok(lowered >= 2);
+    assert.equal(helperNice, 11, 'a process it had started is lowered too');
+    assert.ok(niceness.length > threads, 'the worker added threads');
     assert.deepEqual([...new Set(niceness)], [11]);
   },
 );
