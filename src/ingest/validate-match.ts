@@ -4,7 +4,7 @@
  * (a v1 UUID) and its createdAt.
  */
 import crypto from 'node:crypto';
-import { v1 as uuidV1, v5 as uuidV5 } from 'uuid';
+import { v1 as uuidV1 } from 'uuid';
 import type { Config } from '../config.ts';
 import { isExpired } from '../domain/retention.ts';
 import { REGION_PLATFORM, type Platform } from '../domain/shards.ts';
@@ -17,6 +17,7 @@ export const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 export const TELEMETRY_DELAY_MS = 120_000;
 /** Namespace of the v5 UUIDs derived for rosters and participants that come without an id. */
 const ID_NAMESPACE = '0b6f0c52-3b1e-4d55-9a53-8f2e7c1d4a90';
+const ID_NAMESPACE_BYTES = Buffer.from(ID_NAMESPACE.replaceAll('-', ''), 'hex');
 
 /**
  * The schema check: assertMatchInputSchema (match-input-check.ts), or in a prepare worker a
@@ -97,13 +98,13 @@ export function validateMatchInput(
     seen.set(value, field);
   };
   match.rosters.forEach((roster, r) => {
-    const rosterId = roster.id ?? uuidV5(`${match.id}:roster:${r}`, ID_NAMESPACE);
+    const rosterId = roster.id ?? derivedId(`${match.id}:roster:${r}`);
     claim(seenIds, rosterId.toLowerCase(), `rosters/${r}/id`, 'id');
     rosterIds.push(rosterId);
     roster.participants.forEach((participant, p) => {
       const path = `rosters/${r}/participants/${p}`;
       checkStorable(participant.name, `${path}/name`);
-      const id = participant.id ?? uuidV5(`${match.id}:participant:${r}:${p}`, ID_NAMESPACE);
+      const id = participant.id ?? derivedId(`${match.id}:participant:${r}:${p}`);
       claim(seenIds, id.toLowerCase(), `${path}/id`, 'id');
       claim(seenPlayers, participant.playerId, `${path}/playerId`, 'player');
       const participantPlatform = participant.shardId ?? platform;
@@ -139,6 +140,18 @@ function parseTimestamp(value: string, field: string): number {
   const ms = Date.parse(value);
   if (Number.isNaN(ms)) throw new IngestError(field, `${value} is not a valid date-time`);
   return ms;
+}
+
+/**
+ * The v5 UUID of `name` in ID_NAMESPACE, as uuid's v5 makes it: the SHA-1 of the
+ * namespace's bytes and the name's, with version and variant set. One hash call and one string,
+ * where uuid's v5 parses the namespace and copies the name byte by byte on every call (2% of an
+ * ingest's CPU, most matches' participants coming without ids).
+ */
+export function derivedId(name: string): string {
+  const hex = crypto.hash('sha1', Buffer.concat([ID_NAMESPACE_BYTES, Buffer.from(name)]));
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 /**

@@ -60,13 +60,15 @@ export async function writeIngestedMatch(
 ): Promise<'ingested' | 'duplicate'> {
   const dialect = store.dialect;
   return store.db.transaction().execute(async (trx) => {
-    const inserted = await trx
-      .insertInto('matches')
-      .values(rows.match)
-      .onConflict((oc) => oc.column('id').doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (inserted === undefined) return 'duplicate';
+    // A batched statement of one row, for its SQL text built once rather than per match.
+    const inserted = await executeBatched(trx, dialect, 'matches', [rows.match], (chunk) =>
+      trx
+        .insertInto('matches')
+        .values(chunk)
+        .onConflict((oc) => oc.column('id').doNothing())
+        .returning('id'),
+    );
+    if (inserted.length === 0) return 'duplicate';
 
     await executeBatched(trx, dialect, 'rosters', rows.rosters, (chunk) =>
       trx.insertInto('rosters').values(chunk),
