@@ -33,9 +33,27 @@ export interface StartCost {
 
 /**
  * `ingestMatch` in this process, one match after the other, from the input bytes (given as the
- * source of the parsed input, as the CLI and HTTP paths give them).
+ * source of the parsed input, as the CLI and HTTP paths give them), into a fresh store under
+ * `dataDir` per pass; the cheapest of `passes` counts, as for the floor (measureFloor): a first
+ * pass also pays V8 compiling the ingest code, which a long-running ingest pays once.
  */
-export async function ingestWithLibrary(set: MatchSet, dataDir: string): Promise<PathCost> {
+export async function ingestWithLibrary(
+  set: MatchSet,
+  dataDir: string,
+  passes = LIBRARY_PASSES,
+): Promise<PathCost> {
+  let best: PathCost | null = null;
+  for (let pass = 0; pass < passes; pass++) {
+    const cost = await libraryPass(set, path.join(dataDir, `pass-${pass}`));
+    if (best === null || (cost.cpuMicros ?? Infinity) < (best.cpuMicros ?? Infinity)) best = cost;
+  }
+  return best!;
+}
+
+/** Passes of the library path, each into a fresh store; the cheapest counts. */
+const LIBRARY_PASSES = 2;
+
+async function libraryPass(set: MatchSet, dataDir: string): Promise<PathCost> {
   const runtime = await openRuntime(loadConfig(dataDirEnv(dataDir)));
   try {
     const wall = performance.now();
