@@ -71,22 +71,19 @@ export interface FastPathDeps {
   resetHeaders(secondsLeft: number, now: number): { date: string; reset: number };
   /** Headers the CORS plugin adds to a simple GET, as a flat list (name, value, …). */
   corsHeaders: readonly string[];
-  /** Writes the access line, or null when the access log is off. */
-  accessLine: AccessLine | null;
+  /** The access line writers of the fast path's answers, or null when the access log is off. */
+  accessLine: AccessLines | null;
   /** Records the request metrics, or null with METRICS=off. */
   record: ((route: string, method: string, status: number, seconds: number) => void) | null;
   /** Fastify's request id generator, shared so ids stay unique and alike. */
   genReqId(): string;
 }
 
-export type AccessLine = (
-  method: string,
-  route: string,
-  reqId: string,
-  status: number,
-  ms: number,
-  keyId: string | null,
-) => void;
+/** Writes the access line of a `GET` answered 200 in `ms` (unrounded). */
+export type RouteLine = (reqId: string, ms: number, keyId: string | null) => void;
+
+/** The access line writer of one route's answers, asked once per route. */
+export type AccessLines = (route: string) => RouteLine;
 
 export interface FastPath {
   /** Fastify's `serverFactory` option: the server whose handler tries the fast path first. */
@@ -121,6 +118,17 @@ export function createFastPath(): FastPath {
     return null;
   }
 
+  /** The access line writer of each route answered so far (the routes are few). */
+  let lines = new Map<string, RouteLine | null>();
+  const lineOf = (d: FastPathDeps, route: string): RouteLine | null => {
+    let line = lines.get(route);
+    if (line === undefined) {
+      line = d.accessLine?.(route) ?? null;
+      lines.set(route, line);
+    }
+    return line;
+  };
+
   function send(
     d: FastPathDeps,
     res: ServerResponse,
@@ -147,7 +155,7 @@ export function createFastPath(): FastPath {
     res.end(answer.body);
     const reqId = d.genReqId();
     const ms = performance.now() - started;
-    d.accessLine?.('GET', answer.route, reqId, 200, Math.round(ms * 100) / 100, key?.id ?? null);
+    lineOf(d, answer.route)?.(reqId, ms, key?.id ?? null);
     d.record?.(answer.route, 'GET', 200, ms / 1000);
   }
 
@@ -210,6 +218,7 @@ export function createFastPath(): FastPath {
       sources.push(source);
     },
     enable(given) {
+      lines = new Map();
       deps = given;
     },
     disable() {
