@@ -47,6 +47,11 @@ export interface FastAnswer {
    */
   headers: readonly string[];
   body: Buffer;
+  /**
+   * The source returns this same answer object, unchanged, every time (a constant document):
+   * its whole header list is then made once.
+   */
+  constant?: boolean;
 }
 
 /** A cache that can answer some URLs; null when it cannot answer this one exactly as its route. */
@@ -131,16 +136,15 @@ export function createFastPath(): FastPath {
     return line;
   };
 
-  function send(
+  /** The header lists of constant answers, made on their first send (the app's CORS headers). */
+  let constantHeaders = new WeakMap<FastAnswer, (string | number)[]>();
+
+  function answerHeaders(
     d: FastPathDeps,
-    res: ServerResponse,
-    started: number,
     answer: FastAnswer,
-    key: ApiKey | null,
     count: RateCount | null,
     now: number,
-  ): void {
-    // What the Fastify path sends, in its order: CORS, the rate limit, the route's, Date.
+  ): (string | number)[] {
     const headers: (string | number)[] = [...d.corsHeaders];
     let date: string | null = null;
     if (count !== null) {
@@ -153,6 +157,29 @@ export function createFastPath(): FastPath {
     for (let i = 0; i < own.length; i++) headers.push(own[i]!);
     if (date !== null) headers.push('date', date);
     headers.push('content-length', answer.body.length);
+    return headers;
+  }
+
+  function send(
+    d: FastPathDeps,
+    res: ServerResponse,
+    started: number,
+    answer: FastAnswer,
+    key: ApiKey | null,
+    count: RateCount | null,
+    now: number,
+  ): void {
+    // What the Fastify path sends, in its order: CORS, the rate limit, the route's, Date.
+    let headers: (string | number)[] | undefined;
+    if (answer.constant === true && count === null) {
+      headers = constantHeaders.get(answer);
+      if (headers === undefined) {
+        headers = [...d.corsHeaders, ...answer.headers, 'content-length', answer.body.length];
+        constantHeaders.set(answer, headers);
+      }
+    } else {
+      headers = answerHeaders(d, answer, count, now);
+    }
     res.writeHead(200, headers as string[]);
     res.end(answer.body);
     const reqId = d.genReqId();
@@ -228,6 +255,7 @@ export function createFastPath(): FastPath {
     },
     enable(given) {
       lines = new Map();
+      constantHeaders = new WeakMap();
       deps = given;
     },
     disable() {
