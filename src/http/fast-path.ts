@@ -47,6 +47,11 @@ export interface FastAnswer {
    */
   headers: readonly string[];
   body: Buffer;
+  /**
+   * The source returns this same answer object, unchanged, every time (a constant document):
+   * its whole header list is then made once.
+   */
+  constant?: boolean;
 }
 
 /** A cache that can answer some URLs; null when it cannot answer this one exactly as its route. */
@@ -67,26 +72,25 @@ export interface FastPathDeps {
   cachedKey(authorization: string | undefined): ApiKey | null;
   /** Counts one request of `key` in the rate-limit plugin's store. */
   count(key: ApiKey): Promise<RateCount>;
+  /** `count` at once, when the store answers synchronously (in memory); absent otherwise. */
+  countNow?: (key: ApiKey) => RateCount;
   /** The headers the rate-limit onSend hook writes for a reset `secondsLeft` from `now`. */
   resetHeaders(secondsLeft: number, now: number): { date: string; reset: number };
   /** Headers the CORS plugin adds to a simple GET, as a flat list (name, value, …). */
   corsHeaders: readonly string[];
-  /** Writes the access line, or null when the access log is off. */
-  accessLine: AccessLine | null;
+  /** The access line writers of the fast path's answers, or null when the access log is off. */
+  accessLine: AccessLines | null;
   /** Records the request metrics, or null with METRICS=off. */
   record: ((route: string, method: string, status: number, seconds: number) => void) | null;
   /** Fastify's request id generator, shared so ids stay unique and alike. */
   genReqId(): string;
 }
 
-export type AccessLine = (
-  method: string,
-  route: string,
-  reqId: string,
-  status: number,
-  ms: number,
-  keyId: string | null,
-) => void;
+/** Writes the access line of a `GET` answered 200 in `ms` (unrounded). */
+export type RouteLine = (reqId: string, ms: number, keyId: string | null) => void;
+
+/** The access line writer of one route's answers, asked once per route. */
+export type AccessLines = (route: string) => RouteLine;
 
 export interface FastPath {
   /** Fastify's `serverFactory` option: the server whose handler tries the fast path first. */
@@ -121,16 +125,26 @@ export function createFastPath(): FastPath {
     return null;
   }
 
-  function send(
+  /** The access line writer of each route answered so far (the routes are few). */
+  let lines = new Map<string, RouteLine | null>();
+  const lineOf = (d: FastPathDeps, route: string): RouteLine | null => {
+    let line = lines.get(route);
+    if (line === undefined) {
+      line = d.accessLine?.(route) ?? null;
+      lines.set(route, line);
+    }
+    return line;
+  };
+
+  /** The header lists of constant answers, made on their first send (the app's CORS headers). */
+  let constantHeaders = new WeakMap<FastAnswer, (string | number)[]>();
+
+  function answerHeaders(
     d: FastPathDeps,
-    res: ServerResponse,
-    started: number,
     answer: FastAnswer,
-    key: ApiKey | null,
     count: RateCount | null,
     now: number,
-  ): void {
-    // What the Fastify path sends, in its order: CORS, the rate limit, the route's, Date.
+  ): (string | number)[] {
     const headers: (string | number)[] = [...d.corsHeaders];
     let date: string | null = null;
     if (count !== null) {
@@ -143,11 +157,34 @@ export function createFastPath(): FastPath {
     for (let i = 0; i < own.length; i++) headers.push(own[i]!);
     if (date !== null) headers.push('date', date);
     headers.push('content-length', answer.body.length);
+    return headers;
+  }
+
+  function send(
+    d: FastPathDeps,
+    res: ServerResponse,
+    started: number,
+    answer: FastAnswer,
+    key: ApiKey | null,
+    count: RateCount | null,
+    now: number,
+  ): void {
+    // What the Fastify path sends, in its order: CORS, the rate limit, the route's, Date.
+    let headers: (string | number)[] | undefined;
+    if (answer.constant === true && count === null) {
+      headers = constantHeaders.get(answer);
+      if (headers === undefined) {
+        headers = [...d.corsHeaders, ...answer.headers, 'content-length', answer.body.length];
+        constantHeaders.set(answer, headers);
+      }
+    } else {
+      headers = answerHeaders(d, answer, count, now);
+    }
     res.writeHead(200, headers as string[]);
     res.end(answer.body);
     const reqId = d.genReqId();
     const ms = performance.now() - started;
-    d.accessLine?.('GET', answer.route, reqId, 200, Math.round(ms * 100) / 100, key?.id ?? null);
+    lineOf(d, answer.route)?.(reqId, ms, key?.id ?? null);
     d.record?.(answer.route, 'GET', 200, ms / 1000);
   }
 
@@ -175,6 +212,13 @@ export function createFastPath(): FastPath {
     }
     const key = d.cachedKey(h.authorization);
     if (key === null) return false;
+    if (d.countNow !== undefined) {
+      const count = d.countNow(key);
+      // Over budget: Fastify counts it again (no change once over) and answers the 429.
+      if (count.isExceeded) return false;
+      send(d, res, started, answer, key, count, now);
+      return true;
+    }
     d.count(key).then(
       (count) => {
         // Over budget: Fastify counts it again (no change once over) and answers the 429.
@@ -210,6 +254,8 @@ export function createFastPath(): FastPath {
       sources.push(source);
     },
     enable(given) {
+      lines = new Map();
+      constantHeaders = new WeakMap();
       deps = given;
     },
     disable() {

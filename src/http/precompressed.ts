@@ -117,12 +117,13 @@ export function constantSource(path: string, document: PrecompressedDocument): F
   const answersOf = (type: MediaType): { identity: FastAnswer; gzip: FastAnswer } => {
     const headers = ['content-type', type, 'vary', 'Accept-Encoding'];
     const made = {
-      identity: { route: path, keyed: false, headers, body: document.body },
+      identity: { route: path, keyed: false, headers, body: document.body, constant: true },
       gzip: {
         route: path,
         keyed: false,
         headers: [...headers, 'content-encoding', 'gzip'],
         body: document.gzip,
+        constant: true,
       },
     };
     answers.set(type, made);
