@@ -3,7 +3,7 @@
  * (src/store/sqlite/, src/store/postgres/). A module of its own so the adapters need not import
  * the store that imports them.
  */
-import type { Dialect, Expression, RawBuilder } from 'kysely';
+import type { Dialect, Expression, Kysely, RawBuilder } from 'kysely';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -21,6 +21,13 @@ export interface DialectAdapter {
   bytewise(value: Expression<string>): RawBuilder<string>;
   /** The connection pool's state now; absent where there is no pool (SQLite: one connection). */
   poolStats?(): PoolStats;
+  /**
+   * Runs `work` on one connection of the pool whose statements the server runs in one process
+   * each, with no parallel workers: for a job reading in many short statements, where starting
+   * workers for each costs more than they save and takes cores from the job's other
+   * connections. Absent on SQLite (one connection, no parallel plans).
+   */
+  withSerialConnection?<DB, T>(db: Kysely<DB>, work: (db: Kysely<DB>) => Promise<T>): Promise<T>;
 }
 
 /** Connections of a pool at one instant, for metrics. */

@@ -27,6 +27,7 @@ export interface Store {
   greatest: DialectAdapter['greatest'];
   bytewise: DialectAdapter['bytewise'];
   poolStats?: DialectAdapter['poolStats'];
+  withSerialConnection?: DialectAdapter['withSerialConnection'];
   close(): Promise<void>;
 }
 
@@ -89,6 +90,7 @@ export async function openStore(url: string, options: OpenOptions = {}): Promise
     greatest: adapter.greatest,
     bytewise: adapter.bytewise,
     ...(adapter.poolStats ? { poolStats: adapter.poolStats } : {}),
+    ...(adapter.withSerialConnection ? { withSerialConnection: adapter.withSerialConnection } : {}),
     close: () => db.destroy(),
   };
   const log = options.log ?? SILENT_STORE_LOG;
