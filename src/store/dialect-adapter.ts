@@ -23,9 +23,10 @@ export interface DialectAdapter {
   poolStats?(): PoolStats;
   /**
    * Runs `work` on one connection of the pool whose statements the server runs in one process
-   * each, with no parallel workers: for a job reading in many short statements, where starting
-   * workers for each costs more than they save and takes cores from the job's other
-   * connections. Absent on SQLite (one connection, no parallel plans).
+   * each, without parallel workers or JIT compilation: for a job reading in many short
+   * statements, where starting workers or compiling for each costs more than it saves (and
+   * workers take cores from the job's other connections). Absent on SQLite (one connection,
+   * neither feature).
    */
   withSerialConnection?<DB, T>(db: Kysely<DB>, work: (db: Kysely<DB>) => Promise<T>): Promise<T>;
 }

@@ -104,21 +104,28 @@ export interface CandidatePage {
 /**
  * One page of the key's candidates (in no order: the heaps need none), leaving out those scoring
  * below their region's bound, so the rows that reach JS are the few that can still be kept.
+ *
+ * Before the floor applies, most of a page can be kept and its players are joined. Once it
+ * does, a few rows in a page pass it, and each of those looks its player up by primary key: a
+ * join would have PostgreSQL read every player of the page's range (or of the platform) for
+ * them, its planner not knowing how few pass a score.
  */
 export async function readCandidates(
   db: Db,
   key: LeaderboardKey,
   { after, upTo, means, bounds, floor }: CandidatePage,
 ): Promise<LeaderboardCandidate[]> {
+  const ofPlayer = (column: 'name' | 'region'): RawBuilder<string> =>
+    floor === null
+      ? sql<string>`p.${sql.ref(column)}`
+      : sql<string>`(SELECT p.${sql.ref(column)} FROM players p
+          WHERE p.platform = s.platform AND p.account_id = s.account_id)`;
   let query = db
     .selectFrom('season_stats as s')
-    .innerJoin('players as p', (join) =>
-      join.onRef('p.platform', '=', 's.platform').onRef('p.account_id', '=', 's.account_id'),
-    )
     .select([
       's.account_id',
-      'p.name',
-      'p.region',
+      ofPlayer('name').as('name'),
+      ofPlayer('region').as('region'),
       's.rounds_played',
       's.wins',
       's.top10s',
@@ -129,20 +136,27 @@ export async function readCandidates(
     .where('s.platform', '=', key.platform)
     .where('s.season_id', '=', key.seasonId)
     .where('s.game_mode', '=', key.gameMode);
-  // On both sides of the join: PostgreSQL does not carry a range over the join's equality, and
-  // would otherwise read the platform's players from the first (or all of them) at every page.
-  if (after !== null)
-    query = query.where('s.account_id', '>', after).where('p.account_id', '>', after);
-  if (upTo !== null)
-    query = query.where('s.account_id', '<=', upTo).where('p.account_id', '<=', upTo);
-  // Of the season_stats row alone: evaluated before the players row is looked up.
-  if (floor !== null)
+  if (after !== null) query = query.where('s.account_id', '>', after);
+  if (upTo !== null) query = query.where('s.account_id', '<=', upTo);
+  if (floor === null) {
+    // On both sides of the join: PostgreSQL does not carry a range over the join's equality,
+    // and would otherwise read the platform's players from the first (or all of them).
+    query = query.innerJoin('players as p', (join) => {
+      let on = join
+        .onRef('p.platform', '=', 's.platform')
+        .onRef('p.account_id', '=', 's.account_id');
+      if (after !== null) on = on.on('p.account_id', '>', after);
+      if (upTo !== null) on = on.on('p.account_id', '<=', upTo);
+      return on;
+    });
+  } else {
     query = query.where(sql<boolean>`${scoreOf(means)} >= ${double(sql`${floor}`)}`);
+  }
   if (bounds.size > 0) {
     const cases = [...bounds].map(
       ([region, bound]) => sql`WHEN ${region} THEN ${double(sql`${bound}`)}`,
     );
-    const bound = sql`CASE p.region ${sql.join(cases, sql` `)} ELSE ${double(sql`${-Number.MAX_VALUE}`)} END`;
+    const bound = sql`CASE ${ofPlayer('region')} ${sql.join(cases, sql` `)} ELSE ${double(sql`${-Number.MAX_VALUE}`)} END`;
     query = query.where(sql<boolean>`${scoreOf(means)} >= ${bound}`);
   }
   const rows = await query.execute();

@@ -145,26 +145,26 @@ for (const database of testDatabases) {
   });
 
   if (database.name === 'postgres') {
-    test('[postgres] a board reads on one connection without parallel workers, given back as it was', async () => {
+    test('[postgres] a board reads on one connection without parallel workers or JIT, given back as it was', async () => {
       const store = await database.open();
-      const workers = async (db: Db): Promise<string> =>
-        (
-          await sql<{
-            workers: string;
-          }>`SELECT current_setting('max_parallel_workers_per_gather') AS workers`.execute(db)
-        ).rows[0]!.workers;
+      const settings = async (db: Db): Promise<string> => {
+        const { rows } = await sql<{ workers: string; jit: string }>`SELECT
+          current_setting('max_parallel_workers_per_gather') AS workers,
+          current_setting('jit') AS jit`.execute(db);
+        return `${rows[0]!.workers} ${rows[0]!.jit}`;
+      };
       try {
         const serial = store.withSerialConnection!;
-        const before = await workers(store.db);
-        assert.notEqual(before, '0');
-        assert.equal(await serial(store.db, workers), '0');
+        const before = await settings(store.db);
+        assert.notEqual(before, '0 off');
+        assert.equal(await serial(store.db, settings), '0 off');
         await assert.rejects(
           serial(store.db, () => Promise.reject(new Error('a failed read'))),
           /a failed read/,
         );
         // Several connections at once: the pool's idle ones (those used above) and new ones.
         const after = await Promise.all(
-          [1, 2, 3].map(() => store.db.connection().execute(workers)),
+          [1, 2, 3].map(() => store.db.connection().execute(settings)),
         );
         assert.deepEqual(after, [before, before, before]);
       } finally {
