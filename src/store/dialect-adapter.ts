@@ -22,6 +22,12 @@ export interface DialectAdapter {
   /** The connection pool's state now; absent where there is no pool (SQLite: one connection). */
   poolStats?(): PoolStats;
   /**
+   * After a bulk load, what autovacuum would do some time later (VACUUM ANALYZE of `tables`):
+   * the visibility map that lets index-only scans skip the table, and the planner's
+   * statistics. Absent on SQLite (nothing of the kind is needed for its plans).
+   */
+  settleTables?<DB>(db: Kysely<DB>, tables: readonly string[]): Promise<void>;
+  /**
    * Runs `work` on one connection of the pool whose statements the server runs in one process
    * each, without parallel workers or JIT compilation: for a job reading in many short
    * statements, where starting workers or compiling for each costs more than it saves (and

@@ -63,6 +63,10 @@ export function postgresAdapter(url: string, options: PostgresOptions): DialectA
       idle: pool.idleCount,
       waiting: pool.waitingCount,
     }),
+    settleTables: async (db, tables) => {
+      // VACUUM runs outside any transaction: one statement per table.
+      for (const table of tables) await sql`VACUUM (ANALYZE) ${sql.table(table)}`.execute(db);
+    },
     withSerialConnection: (db, work) =>
       db.connection().execute(async (connection) => {
         await sql`SET max_parallel_workers_per_gather = 0`.execute(connection);
