@@ -1,9 +1,8 @@
 /**
  * What a leaderboard rebuild reads (src/store/leaderboard-ranking.ts ranks it): the pooled
  * means of a (platform, season, mode), where a range of its candidates ends, and one range of
- * candidates — all from the covering index `season_stats_ranking`, joined to players for name
- * and region — leaving out those who score below a bound of their region. The same SQL on
- * SQLite and PostgreSQL.
+ * candidates — all from the covering index `season_stats_ranking`, with name and region from
+ * players — leaving out those who score below a bound of their region. The same SQL on both.
  */
 import { sql, type RawBuilder } from 'kysely';
 import { PRIOR_GAMES, WEIGHTS, type PopulationMeans } from '../domain/ranking.ts';
@@ -97,7 +96,7 @@ export interface CandidatePage {
   means: PopulationMeans;
   /** Per region, the score below which its candidates are left out (they cannot be kept). */
   bounds: ReadonlyMap<string, number>;
-  /** The score below which every candidate is left out, before the join (null: none). */
+  /** The score below which every candidate is left out, before their player is read (null: none). */
   floor: number | null;
 }
 
@@ -105,10 +104,9 @@ export interface CandidatePage {
  * One page of the key's candidates (in no order: the heaps need none), leaving out those scoring
  * below their region's bound, so the rows that reach JS are the few that can still be kept.
  *
- * Before the floor applies, most of a page can be kept and its players are joined. Once it
- * does, a few rows in a page pass it, and each of those looks its player up by primary key: a
- * join would have PostgreSQL read every player of the page's range (or of the platform) for
- * them, its planner not knowing how few pass a score.
+ * Before the floor applies, most of a page can be kept and its players are joined. After, the
+ * few rows that pass it look their player up by primary key: PostgreSQL's planner, not knowing
+ * how few pass a score, would hash every player of the range for a join.
  */
 export async function readCandidates(
   db: Db,
