@@ -82,7 +82,7 @@ export function registerDemoCommand(program: Command, io: CliIo): void {
             return;
           }
           if (options.players !== undefined) {
-            const twins = await addPlayerTwins(runtime.store.db, options.players);
+            const twins = await addPlayerTwins(runtime.store, options.players);
             io.out(
               `Players: ${twins.before} → ${twins.after} (twins of ${twins.templates}) in ${(twins.ms / 1000).toFixed(1)} s`,
             );

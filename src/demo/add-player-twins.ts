@@ -5,12 +5,15 @@
  */
 import { requestDerivedDataRebuild } from '../jobs/index.ts';
 import { countPlayers, countTwins, insertTwins, listTwinTemplates } from '../store/player-twins.ts';
-import type { Db } from '../store/store.ts';
+import type { Store } from '../store/store.ts';
 
 /** Twins stored per transaction, about: large enough that per-statement costs vanish. */
 const TWINS_PER_BATCH = 50_000;
 /** Templates per statement: their ids are bound parameters (3 each), within both databases' limits. */
 const TEMPLATES_PER_STATEMENT = 2_000;
+
+/** The tables twins are added to (src/store/player-twins.ts). */
+const TWIN_TABLES = ['players', 'season_stats', 'player_matches'];
 
 export interface TwinsSummary {
   /** Players in the store before and after. */
@@ -22,15 +25,18 @@ export interface TwinsSummary {
 }
 
 /**
- * Adds twins until the store holds `players` players (none when it already does), then asks
+ * Adds twins until the store holds `players` players (none when it already does), settles the
+ * tables they were added to (on PostgreSQL, as autovacuum would later: jobs measured right
+ * after a build otherwise read the table behind each index entry, twice as slow), then asks
  * for a rebuild of the derived data (leaderboards, samples). `progress` is told the players
  * stored after each transaction. Resumes where an interrupted run stopped.
  */
 export async function addPlayerTwins(
-  db: Db,
+  store: Pick<Store, 'db' | 'settleTables'>,
   players: number,
   progress: (stored: number) => void = () => {},
 ): Promise<TwinsSummary> {
+  const { db } = store;
   const started = performance.now();
   const before = await countPlayers(db);
   const templates = await listTwinTemplates(db);
@@ -61,6 +67,7 @@ export async function addPlayerTwins(
     }
     progress(before + Math.min(limit, (round + rounds) * count) - from);
   }
+  await store.settleTables?.(db, TWIN_TABLES);
   await requestDerivedDataRebuild(db);
   return summary(await countPlayers(db));
 }

@@ -13,6 +13,13 @@ import { listPlayerRegions } from '../store/leaderboard-candidates.ts';
 import { listSeasons } from '../store/seasons.ts';
 import type { Db } from '../store/store.ts';
 
+/**
+ * Boards built at once where the database is a server (PostgreSQL): the work is the server's,
+ * one process per connection, and two keeps two cores busy while each builder's JS and round
+ * trips leave its connection idle. SQLite runs in this thread: one at a time.
+ */
+const BOARDS_AT_ONCE_ON_A_SERVER = 2;
+
 const intervalMs = (config: Readonly<Config>): number => config.leaderboardIntervalMinutes * 60_000;
 
 /** The current season of each PC platform at `now` (platforms before their first season are left out). */
@@ -43,28 +50,47 @@ export interface RebuildSummary {
  * every player with an aggregate there and stores the top 1000 (plus each region's top 500) as
  * a new build that replaces the previous one, also of an earlier season. A mode nobody played
  * yet gets an empty build, so the endpoint answers for it and the job knows it is done. The
- * ranking runs in the database (one statement per mode), so only the stored entries are read.
+ * scores are computed in the database (src/store/leaderboard-ranking.ts), so few rows beyond
+ * the stored entries are read; on PostgreSQL two boards are built at once.
  */
 export async function rebuildLeaderboards(deps: JobDeps): Promise<RebuildSummary> {
   const { store, config, clock } = deps;
   const seasons = await currentSeasons(store.db, clock.now());
   const summary: RebuildSummary = { seasons, builds: 0, candidates: 0, entries: 0 };
+  const boards: Array<{ key: LeaderboardKey; platformRegions: string[] }> = [];
   for (const { platform, seasonId } of seasons) {
     // Read once per platform: lets each board leave out most candidates before their region.
     const platformRegions = await listPlayerRegions(store.db, platform);
     for (const gameMode of STANDARD_GAME_MODES) {
-      const key: LeaderboardKey = { platform, seasonId, gameMode };
-      const { entries, candidates } = await rankLeaderboard(store, key, { platformRegions });
-      const builtAt = clock.now();
-      await replaceLeaderboard(store, key, entries, {
-        builtAt,
-        expiresAt: builtAt + intervalMs(config),
-      });
-      summary.builds++;
-      summary.candidates += candidates;
-      summary.entries += entries.length;
+      boards.push({ key: { platform, seasonId, gameMode }, platformRegions });
     }
   }
+  const build = async ({ key, platformRegions }: (typeof boards)[number]): Promise<void> => {
+    const { entries, candidates } = await rankLeaderboard(store, key, { platformRegions });
+    const builtAt = clock.now();
+    await replaceLeaderboard(store, key, entries, {
+      builtAt,
+      expiresAt: builtAt + intervalMs(config),
+    });
+    summary.builds++;
+    summary.candidates += candidates;
+    summary.entries += entries.length;
+  };
+  // Each builder takes the next board left; after a failure none is started, and the job ends
+  // (with the first error) only once no builder is at work.
+  const builders = store.dialect === 'postgres' ? BOARDS_AT_ONCE_ON_A_SERVER : 1;
+  let next = 0;
+  let failed = false;
+  const builder = async (): Promise<void> => {
+    while (!failed && next < boards.length) {
+      await build(boards[next++]!).catch((error: unknown) => {
+        failed = true;
+        throw error;
+      });
+    }
+  };
+  const outcomes = await Promise.allSettled(Array.from({ length: builders }, builder));
+  for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason;
   return summary;
 }
 

@@ -3,7 +3,7 @@
  * (src/store/sqlite/, src/store/postgres/). A module of its own so the adapters need not import
  * the store that imports them.
  */
-import type { Dialect, Expression, RawBuilder } from 'kysely';
+import type { Dialect, Expression, Kysely, RawBuilder } from 'kysely';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -21,6 +21,20 @@ export interface DialectAdapter {
   bytewise(value: Expression<string>): RawBuilder<string>;
   /** The connection pool's state now; absent where there is no pool (SQLite: one connection). */
   poolStats?(): PoolStats;
+  /**
+   * After a bulk load, what autovacuum would do some time later (VACUUM ANALYZE of `tables`):
+   * the visibility map that lets index-only scans skip the table, and the planner's
+   * statistics. Absent on SQLite (nothing of the kind is needed for its plans).
+   */
+  settleTables?<DB>(db: Kysely<DB>, tables: readonly string[]): Promise<void>;
+  /**
+   * Runs `work` on one connection of the pool whose statements the server runs in one process
+   * each, without parallel workers or JIT compilation: for a job reading in many short
+   * statements, where starting workers or compiling for each costs more than it saves (and
+   * workers take cores from the job's other connections). Absent on SQLite (one connection,
+   * neither feature).
+   */
+  withSerialConnection?<DB, T>(db: Kysely<DB>, work: (db: Kysely<DB>) => Promise<T>): Promise<T>;
 }
 
 /** Connections of a pool at one instant, for metrics. */

@@ -1,9 +1,8 @@
 /**
  * What a leaderboard rebuild reads (src/store/leaderboard-ranking.ts ranks it): the pooled
  * means of a (platform, season, mode), where a range of its candidates ends, and one range of
- * candidates — all from the covering index `season_stats_ranking`, joined to players for name
- * and region — leaving out those who score below a bound of their region. The same SQL on
- * SQLite and PostgreSQL.
+ * candidates — all from the covering index `season_stats_ranking`, with name and region from
+ * players — leaving out those who score below a bound of their region. The same SQL on both.
  */
 import { sql, type RawBuilder } from 'kysely';
 import { PRIOR_GAMES, WEIGHTS, type PopulationMeans } from '../domain/ranking.ts';
@@ -97,28 +96,34 @@ export interface CandidatePage {
   means: PopulationMeans;
   /** Per region, the score below which its candidates are left out (they cannot be kept). */
   bounds: ReadonlyMap<string, number>;
-  /** The score below which every candidate is left out, before the join (null: none). */
+  /** The score below which every candidate is left out, before their player is read (null: none). */
   floor: number | null;
 }
 
 /**
  * One page of the key's candidates (in no order: the heaps need none), leaving out those scoring
  * below their region's bound, so the rows that reach JS are the few that can still be kept.
+ *
+ * Before the floor applies, most of a page can be kept and its players are joined. After, the
+ * few rows that pass it look their player up by primary key: PostgreSQL's planner, not knowing
+ * how few pass a score, would hash every player of the range for a join.
  */
 export async function readCandidates(
   db: Db,
   key: LeaderboardKey,
   { after, upTo, means, bounds, floor }: CandidatePage,
 ): Promise<LeaderboardCandidate[]> {
+  const ofPlayer = (column: 'name' | 'region'): RawBuilder<string> =>
+    floor === null
+      ? sql<string>`p.${sql.ref(column)}`
+      : sql<string>`(SELECT p.${sql.ref(column)} FROM players p
+          WHERE p.platform = s.platform AND p.account_id = s.account_id)`;
   let query = db
     .selectFrom('season_stats as s')
-    .innerJoin('players as p', (join) =>
-      join.onRef('p.platform', '=', 's.platform').onRef('p.account_id', '=', 's.account_id'),
-    )
     .select([
       's.account_id',
-      'p.name',
-      'p.region',
+      ofPlayer('name').as('name'),
+      ofPlayer('region').as('region'),
       's.rounds_played',
       's.wins',
       's.top10s',
@@ -129,20 +134,27 @@ export async function readCandidates(
     .where('s.platform', '=', key.platform)
     .where('s.season_id', '=', key.seasonId)
     .where('s.game_mode', '=', key.gameMode);
-  // On both sides of the join: PostgreSQL does not carry a range over the join's equality, and
-  // would otherwise read the platform's players from the first (or all of them) at every page.
-  if (after !== null)
-    query = query.where('s.account_id', '>', after).where('p.account_id', '>', after);
-  if (upTo !== null)
-    query = query.where('s.account_id', '<=', upTo).where('p.account_id', '<=', upTo);
-  // Of the season_stats row alone: evaluated before the players row is looked up.
-  if (floor !== null)
+  if (after !== null) query = query.where('s.account_id', '>', after);
+  if (upTo !== null) query = query.where('s.account_id', '<=', upTo);
+  if (floor === null) {
+    // On both sides of the join: PostgreSQL does not carry a range over the join's equality,
+    // and would otherwise read the platform's players from the first (or all of them).
+    query = query.innerJoin('players as p', (join) => {
+      let on = join
+        .onRef('p.platform', '=', 's.platform')
+        .onRef('p.account_id', '=', 's.account_id');
+      if (after !== null) on = on.on('p.account_id', '>', after);
+      if (upTo !== null) on = on.on('p.account_id', '<=', upTo);
+      return on;
+    });
+  } else {
     query = query.where(sql<boolean>`${scoreOf(means)} >= ${double(sql`${floor}`)}`);
+  }
   if (bounds.size > 0) {
     const cases = [...bounds].map(
       ([region, bound]) => sql`WHEN ${region} THEN ${double(sql`${bound}`)}`,
     );
-    const bound = sql`CASE p.region ${sql.join(cases, sql` `)} ELSE ${double(sql`${-Number.MAX_VALUE}`)} END`;
+    const bound = sql`CASE ${ofPlayer('region')} ${sql.join(cases, sql` `)} ELSE ${double(sql`${-Number.MAX_VALUE}`)} END`;
     query = query.where(sql<boolean>`${scoreOf(means)} >= ${bound}`);
   }
   const rows = await query.execute();

@@ -20,7 +20,7 @@ import {
 } from '../domain/ranking.ts';
 import { rangeEnd, readCandidates, readMeans } from './leaderboard-candidates.ts';
 import type { LeaderboardCandidate, LeaderboardKey } from './leaderboards.ts';
-import type { Store } from './store.ts';
+import type { Db, Store } from './store.ts';
 
 /** Candidates read per statement: large enough that per-statement costs vanish, small in memory. */
 const CANDIDATES_PER_READ = 20_000;
@@ -61,22 +61,33 @@ const compare = (a: Scored, b: Scored): number => (ahead(a, b) ? -1 : ahead(b, a
  * account id order in the last bits of the damage mean: scores then differ by a few units in
  * the last place, which can only swap two players whose scores agree to ~15 digits.
  */
-export async function rankLeaderboard(
+export function rankLeaderboard(
   store: Store,
   key: LeaderboardKey,
   options: RankOptions = {},
 ): Promise<RankedLeaderboard> {
+  // One connection for the board's many short statements, each run by one server process.
+  return store.withSerialConnection
+    ? store.withSerialConnection(store.db, (db) => rankOn(db, key, options))
+    : rankOn(store.db, key, options);
+}
+
+async function rankOn(
+  db: Db,
+  key: LeaderboardKey,
+  options: RankOptions,
+): Promise<RankedLeaderboard> {
   const size = options.size ?? LEADERBOARD_SIZE;
   const regionalSize = options.regionalSize ?? REGIONAL_LEADERBOARD_SIZE;
   const perRead = options.perRead ?? CANDIDATES_PER_READ;
-  const { means, population } = await readMeans(store.db, key);
+  const { means, population } = await readMeans(db, key);
   if (population === 0) return { entries: [], candidates: 0 };
   const capacity = Math.max(size, regionalSize);
   const regions = new Map<string, BoundedBest<Scored>>();
   let after: string | null = null;
   do {
-    const upTo = await rangeEnd(store.db, key, after, perRead);
-    const page = await readCandidates(store.db, key, {
+    const upTo = await rangeEnd(db, key, after, perRead);
+    const page = await readCandidates(db, key, {
       after,
       upTo,
       means,

@@ -27,6 +27,8 @@ export interface Store {
   greatest: DialectAdapter['greatest'];
   bytewise: DialectAdapter['bytewise'];
   poolStats?: DialectAdapter['poolStats'];
+  settleTables?: DialectAdapter['settleTables'];
+  withSerialConnection?: DialectAdapter['withSerialConnection'];
   close(): Promise<void>;
 }
 
@@ -89,6 +91,8 @@ export async function openStore(url: string, options: OpenOptions = {}): Promise
     greatest: adapter.greatest,
     bytewise: adapter.bytewise,
     ...(adapter.poolStats ? { poolStats: adapter.poolStats } : {}),
+    ...(adapter.settleTables ? { settleTables: adapter.settleTables } : {}),
+    ...(adapter.withSerialConnection ? { withSerialConnection: adapter.withSerialConnection } : {}),
     close: () => db.destroy(),
   };
   const log = options.log ?? SILENT_STORE_LOG;

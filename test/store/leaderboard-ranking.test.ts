@@ -1,12 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { testDatabases } from '../helpers/stores.ts';
 import { leaderboardEntries, rankPlayers } from '../../src/domain/ranking.ts';
 import { type LeaderboardKey } from '../../src/store/leaderboards.ts';
 import { listLeaderboardCandidates } from '../../src/store/leaderboard-candidates.ts';
 import { rankLeaderboard } from '../../src/store/leaderboard-ranking.ts';
 import { listPlayerRegions } from '../../src/store/leaderboard-candidates.ts';
-import type { Store } from '../../src/store/store.ts';
+import type { Db, Store } from '../../src/store/store.ts';
 import {
   DAILY_STAT_COLUMNS,
   MAXED_STAT_COLUMNS,
@@ -142,4 +143,33 @@ for (const database of testDatabases) {
       await store.close();
     }
   });
+
+  if (database.name === 'postgres') {
+    test('[postgres] a board reads on one connection without parallel workers or JIT, given back as it was', async () => {
+      const store = await database.open();
+      const settings = async (db: Db): Promise<string> => {
+        const { rows } = await sql<{ workers: string; jit: string }>`SELECT
+          current_setting('max_parallel_workers_per_gather') AS workers,
+          current_setting('jit') AS jit`.execute(db);
+        return `${rows[0]!.workers} ${rows[0]!.jit}`;
+      };
+      try {
+        const serial = store.withSerialConnection!;
+        const before = await settings(store.db);
+        assert.notEqual(before, '0 off');
+        assert.equal(await serial(store.db, settings), '0 off');
+        await assert.rejects(
+          serial(store.db, () => Promise.reject(new Error('a failed read'))),
+          /a failed read/,
+        );
+        // Several connections at once: the pool's idle ones (those used above) and new ones.
+        const after = await Promise.all(
+          [1, 2, 3].map(() => store.db.connection().execute(settings)),
+        );
+        assert.deepEqual(after, [before, before, before]);
+      } finally {
+        await store.close();
+      }
+    });
+  }
 }

@@ -63,5 +63,26 @@ export function postgresAdapter(url: string, options: PostgresOptions): DialectA
       idle: pool.idleCount,
       waiting: pool.waitingCount,
     }),
+    settleTables: async (db, tables) => {
+      // VACUUM runs outside any transaction: one statement per table.
+      for (const table of tables) await sql`VACUUM (ANALYZE) ${sql.table(table)}`.execute(db);
+    },
+    withSerialConnection: (db, work) =>
+      db.connection().execute(async (connection) => {
+        await sql`SET max_parallel_workers_per_gather = 0`.execute(connection);
+        await sql`SET jit = off`.execute(connection);
+        const reset = async () => {
+          await sql`RESET max_parallel_workers_per_gather`.execute(connection);
+          await sql`RESET jit`.execute(connection);
+        };
+        // Reset before the connection goes back to the pool; a failed reset must not hide
+        // the error that ended the work.
+        const result = await work(connection).catch(async (error: unknown) => {
+          await reset().catch(() => {});
+          throw error;
+        });
+        await reset();
+        return result;
+      }),
   };
 }
