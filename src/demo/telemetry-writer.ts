@@ -64,9 +64,46 @@ const SENTINEL = Object.freeze({
   isDBNO: false,
 });
 
-/** Collects one match's events; `finish` returns them in file order. */
+/**
+ * The events ingest reads from a match's telemetry (its mastery tally, ingest's
+ * `mastery-telemetry.ts`): the only ones a file written as text keeps as objects.
+ */
+export const EVENTS_INGEST_READS: ReadonlySet<string> = new Set([
+  'LogPlayerTakeDamage',
+  'LogPlayerMakeGroggy',
+  'LogPlayerKillV2',
+  'LogPlayerKill',
+  'LogHeal',
+  'LogPlayerRevive',
+  'LogPlayerUseFlareGun',
+  'LogPlayerUseThrowable',
+  'LogItemPickup',
+  'LogItemPickupFromLootBox',
+  'LogItemPickupFromCarepackage',
+  'LogItemPickupFromVehicleTrunk',
+  'LogItemPickupFromCustomPackage',
+  'LogParachuteLanding',
+]);
+
+/** A match's telemetry file as the demo's load hands it to ingest. */
+export interface TelemetryText {
+  /** The file: `JSON.stringify` of every event in file order, byte for byte. */
+  json: Buffer;
+  /** The events of the kinds in EVENTS_INGEST_READS, in file order. */
+  events: TelemetryEventInput[];
+}
+
+/**
+ * Collects one match's events; `finish` returns them in file order. A writer made `asText`
+ * serializes each event as it is emitted and keeps only the events ingest reads, so that the
+ * rest die young (a match's events, alive until its file is written, were most of the demo's
+ * garbage-collection work); `finishText` then returns the file.
+ */
 export class TelemetryWriter {
-  private readonly events: TelemetryEventInput[] = [];
+  /** Every event, or with `asText` those ingest reads and null for the others. */
+  private readonly events: Array<TelemetryEventInput | null> = [];
+  /** With `asText`: each event's JSON, in emit order. */
+  private readonly texts: string[] | null;
   private readonly times: number[] = [];
   private readonly minutes = new Map<number, string>();
   private readonly commons = new Map<number, { isGame: number }>();
@@ -87,7 +124,9 @@ export class TelemetryWriter {
   constructor(
     readonly random: Random,
     readonly input: TelemetryInput,
+    asText = false,
   ) {
+    this.texts = asText ? [] : null;
     this.world = new TelemetryWorld(random, input.map, input.battle, input.arena);
     this.fighters = input.battle.fighters;
     this.profile = input.profile;
@@ -103,7 +142,11 @@ export class TelemetryWriter {
     if (!common) this.commons.set(isGame, (common = Object.freeze({ isGame })));
     event.common = common;
     event._D = this.timestamp(this.input.createdAt + at);
-    this.events.push(event as TelemetryEventInput);
+    if (this.texts === null) this.events.push(event as TelemetryEventInput);
+    else {
+      this.texts.push(JSON.stringify(event));
+      this.events.push(EVENTS_INGEST_READS.has(draft._T) ? (event as TelemetryEventInput) : null);
+    }
     this.times.push(Math.floor(at));
   }
 
@@ -195,11 +238,40 @@ export class TelemetryWriter {
 
   /** The events in time order behind LogMatchDefinition, whose `_D` has 7 fractional digits. */
   finish(): TelemetryEventInput[] {
-    const { random, times, events } = this;
+    const { order, definition } = this.order();
+    const { events } = this;
+    const out: TelemetryEventInput[] = new Array(order.length + 1);
+    out[0] = definition;
+    for (let k = 0; k < order.length; k++) out[k + 1] = events[order[k]!]!;
+    return out;
+  }
+
+  /** What `finish` returns as a file's text (for a writer made `asText`). */
+  finishText(): TelemetryText {
+    const { texts, events } = this;
+    if (texts === null) throw new Error('finishText needs a writer made asText');
+    const { order, definition } = this.order();
+    const parts: string[] = new Array(order.length + 1);
+    const kept: TelemetryEventInput[] = [];
+    parts[0] = `[${JSON.stringify(definition)}`;
+    for (let k = 0; k < order.length; k++) {
+      const index = order[k]!;
+      parts[k + 1] = texts[index]!;
+      const event = events[index];
+      if (event) kept.push(event);
+    }
+    parts[order.length] += ']';
+    return { json: Buffer.from(parts.join(',')), events: kept };
+  }
+
+  /** Emit indices in time order (ties in emit order), and LogMatchDefinition. */
+  private order(): { order: Float64Array; definition: TelemetryEventInput } {
+    const { random, times } = this;
     // One number per event, time then position, sorted natively: no comparator calls.
     const keys = new Float64Array(times.length);
     for (let k = 0; k < times.length; k++) keys[k] = times[k]! * 1_048_576 + k;
     keys.sort();
+    for (let k = 0; k < keys.length; k++) keys[k] = keys[k]! % 1_048_576;
     const at = this.input.battle.matchStartAt + random.int(20, 900);
     const definition = {
       _T: 'LogMatchDefinition',
@@ -209,9 +281,6 @@ export class TelemetryWriter {
         .toISOString()
         .replace('Z', `${random.int(0, 9999).toString().padStart(4, '0')}Z`),
     };
-    const out: TelemetryEventInput[] = new Array(keys.length + 1);
-    out[0] = definition;
-    for (let k = 0; k < keys.length; k++) out[k + 1] = events[keys[k]! % 1_048_576]!;
-    return out;
+    return { order: keys, definition };
   }
 }
