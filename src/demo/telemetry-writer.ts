@@ -273,7 +273,7 @@ export class TelemetryWriter {
       const event = events[index];
       if (event) kept.push(event);
     }
-    json[at++] = CLOSE_ARRAY;
+    json[at] = CLOSE_ARRAY;
     return { json, events: kept };
   }
 
