@@ -9,6 +9,7 @@ import type { Battle, Fighter } from './fighters.ts';
 import type { DemoMap } from './maps.ts';
 import type { Random } from './random.ts';
 import type { TelemetryProfile } from './telemetry-profile.ts';
+import { EventObjects, EventTexts, type TelemetryText } from './telemetry-sinks.ts';
 import { TelemetryWorld, quarter, type Location } from './telemetry-world.ts';
 
 export interface TelemetryInput {
@@ -46,9 +47,6 @@ export interface CharacterOptions {
   blue?: boolean;
 }
 
-const COMMA = 0x2c;
-const CLOSE_ARRAY = 0x5d;
-
 /** The stand-in attacker of a red-zone bomb: no name, no account, team 0. */
 const SENTINEL = Object.freeze({
   name: '',
@@ -68,47 +66,11 @@ const SENTINEL = Object.freeze({
 });
 
 /**
- * The events ingest reads from a match's telemetry (its mastery tally, ingest's
- * `mastery-telemetry.ts`): the only ones a file written as text keeps as objects.
- */
-export const EVENTS_INGEST_READS: ReadonlySet<string> = new Set([
-  'LogPlayerTakeDamage',
-  'LogPlayerMakeGroggy',
-  'LogPlayerKillV2',
-  'LogPlayerKill',
-  'LogHeal',
-  'LogPlayerRevive',
-  'LogPlayerUseFlareGun',
-  'LogPlayerUseThrowable',
-  'LogItemPickup',
-  'LogItemPickupFromLootBox',
-  'LogItemPickupFromCarepackage',
-  'LogItemPickupFromVehicleTrunk',
-  'LogItemPickupFromCustomPackage',
-  'LogParachuteLanding',
-]);
-
-/** A match's telemetry file as the demo's load hands it to ingest. */
-export interface TelemetryText {
-  /** The file: `JSON.stringify` of every event in file order, byte for byte. */
-  json: Buffer;
-  /** The events of the kinds in EVENTS_INGEST_READS, in file order. */
-  events: TelemetryEventInput[];
-}
-
-/**
- * Collects one match's events; `finish` returns them in file order. A writer made `asText`
- * serializes each event as it is emitted and keeps only the events ingest reads, so that the
- * rest die young (a match's events, alive until its file is written, were most of the demo's
- * garbage-collection work); `finishText` then returns the file.
+ * Collects one match's events; `finish` returns them in file order, or for a writer made
+ * `asText` (see telemetry-sinks.ts) `finishText` returns them as their file.
  */
 export class TelemetryWriter {
-  /** Every event, or with `asText` those ingest reads and null for the others. */
-  private readonly events: Array<TelemetryEventInput | null> = [];
-  /** With `asText`: each event's JSON, in emit order. */
-  private readonly texts: string[] | null;
-  /** With `asText`: the UTF-8 bytes of the texts. */
-  private textBytes = 0;
+  private readonly sink: EventObjects | EventTexts;
   private readonly times: number[] = [];
   private readonly minutes = new Map<number, string>();
   private readonly commons = new Map<number, { isGame: number }>();
@@ -131,7 +93,7 @@ export class TelemetryWriter {
     readonly input: TelemetryInput,
     asText = false,
   ) {
-    this.texts = asText ? [] : null;
+    this.sink = asText ? new EventTexts() : new EventObjects();
     this.world = new TelemetryWorld(random, input.map, input.battle, input.arena);
     this.fighters = input.battle.fighters;
     this.profile = input.profile;
@@ -147,13 +109,7 @@ export class TelemetryWriter {
     if (!common) this.commons.set(isGame, (common = Object.freeze({ isGame })));
     event.common = common;
     event._D = this.timestamp(this.input.createdAt + at);
-    if (this.texts === null) this.events.push(event as TelemetryEventInput);
-    else {
-      const text = JSON.stringify(event);
-      this.texts.push(text);
-      this.textBytes += Buffer.byteLength(text);
-      this.events.push(EVENTS_INGEST_READS.has(draft._T) ? (event as TelemetryEventInput) : null);
-    }
+    this.sink.add(event as TelemetryEventInput);
     this.times.push(Math.floor(at));
   }
 
@@ -245,36 +201,17 @@ export class TelemetryWriter {
 
   /** The events in time order behind LogMatchDefinition, whose `_D` has 7 fractional digits. */
   finish(): TelemetryEventInput[] {
+    if (!(this.sink instanceof EventObjects)) throw new Error('finish needs a writer of objects');
     const { order, definition } = this.order();
-    const { events } = this;
-    const out: TelemetryEventInput[] = new Array(order.length + 1);
-    out[0] = definition;
-    for (let k = 0; k < order.length; k++) out[k + 1] = events[order[k]!]!;
-    return out;
+    return this.sink.inOrder(order, definition);
   }
 
-  /**
-   * What `finish` returns as a file's text (for a writer made `asText`). The texts are written
-   * one after the other into one buffer: joining them into one string first costs several times
-   * as much (about 9 ms for a 2 MB file, against under 1 ms).
-   */
+  /** What `finish` returns, as its file's text (for a writer made `asText`). */
   finishText(): TelemetryText {
-    const { texts, events } = this;
-    if (texts === null) throw new Error('finishText needs a writer made asText');
+    if (!(this.sink instanceof EventTexts))
+      throw new Error('finishText needs a writer made asText');
     const { order, definition } = this.order();
-    const head = `[${JSON.stringify(definition)}`;
-    const json = Buffer.allocUnsafe(Buffer.byteLength(head) + order.length + this.textBytes + 1);
-    let at = json.write(head, 0);
-    const kept: TelemetryEventInput[] = [];
-    for (let k = 0; k < order.length; k++) {
-      const index = order[k]!;
-      json[at++] = COMMA;
-      at += json.write(texts[index]!, at);
-      const event = events[index];
-      if (event) kept.push(event);
-    }
-    json[at] = CLOSE_ARRAY;
-    return { json, events: kept };
+    return this.sink.inOrder(order, definition);
   }
 
   /** Emit indices in time order (ties in emit order), and LogMatchDefinition. */

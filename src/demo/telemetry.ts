@@ -24,11 +24,13 @@ import { emitSupplies } from './telemetry-supplies.ts';
 import { WeaponTally } from './telemetry-tally.ts';
 import { emitPositions } from './telemetry-positions.ts';
 import { emitTrips } from './telemetry-travel.ts';
-import { TelemetryWriter, type TelemetryInput, type TelemetryText } from './telemetry-writer.ts';
+import type { TelemetryText } from './telemetry-sinks.ts';
+import { TelemetryWriter, type TelemetryInput } from './telemetry-writer.ts';
 import { emitZone } from './telemetry-zone.ts';
 import { planTravel } from './travel-plan.ts';
 
-export type { TelemetryInput, TelemetryText } from './telemetry-writer.ts';
+export type { TelemetryInput } from './telemetry-writer.ts';
+export type { TelemetryText } from './telemetry-sinks.ts';
 
 /** Builds the events of one match, LogMatchDefinition first, then in time order. */
 export function buildTelemetry(random: Random, input: TelemetryInput): TelemetryEventInput[] {
