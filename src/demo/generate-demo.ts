@@ -22,7 +22,13 @@ import { createPlayers, type DemoPlayer } from './players.ts';
 import { createRandom, deriveSeed, timeUuid } from './random.ts';
 import { OLDEST_MATCH_AGE_MS, scheduleMatches, teamSizeOf, type MatchSlot } from './schedule.ts';
 import { simulateTeamDeathmatch } from './team-deathmatch.ts';
-import { buildTelemetry } from './telemetry.ts';
+import type { Random } from './random.ts';
+import {
+  buildTelemetry,
+  buildTelemetryText,
+  type TelemetryInput,
+  type TelemetryText,
+} from './telemetry.ts';
 import { TELEMETRY_PROFILE, type TelemetryProfileName } from './telemetry-profile.ts';
 import { planTournaments, type DemoTournament } from './tournaments.ts';
 
@@ -48,6 +54,17 @@ export interface DemoPlan {
   pcbSeason: SeasonDefinition;
   /** The matches in chronological order; every call starts over and yields the same matches. */
   matches(): Generator<MatchInput>;
+  /**
+   * The same matches with their telemetry apart, as its file's text (null with telemetry off):
+   * what the demo's load ingests.
+   */
+  matchesWithText(): Generator<DemoMatch>;
+}
+
+/** A match of `DemoPlan.matchesWithText`: the input without `telemetry`, and its file. */
+export interface DemoMatch {
+  input: MatchInput;
+  telemetry: TelemetryText | null;
 }
 
 export const MIN_SCALE = 0.01;
@@ -84,36 +101,47 @@ export function generateDemo(options: DemoOptions): DemoPlan {
     ...tournamentPlan.slots,
   ].sort((a, b) => a.createdAt - b.createdAt || a.seed - b.seed);
 
+  const play = <T>(tell: Tell<T>) =>
+    playMatches(slots, players, tell, {
+      seed,
+      now,
+      telemetry:
+        options.telemetry === false
+          ? null
+          : options.telemetry === true || options.telemetry === undefined
+            ? 'default'
+            : options.telemetry,
+      pcbSeasonStart,
+    });
   return {
     players,
     tournaments: tournamentPlan.tournaments,
     matchCount: slots.length,
     pcbSeason,
-    matches: () =>
-      playMatches(slots, players, {
-        seed,
-        now,
-        telemetry:
-          options.telemetry === false
-            ? null
-            : options.telemetry === true || options.telemetry === undefined
-              ? 'default'
-              : options.telemetry,
-        pcbSeasonStart,
-      }),
+    *matches() {
+      for (const { input, telemetry } of play(buildTelemetry)) {
+        if (telemetry) input.telemetry = telemetry;
+        yield input;
+      }
+    },
+    matchesWithText: () => play(buildTelemetryText),
   };
 }
 
-function* playMatches(
+/** Tells a match's telemetry in one form or another. */
+type Tell<T> = (random: Random, input: TelemetryInput) => T;
+
+function* playMatches<T>(
   slots: readonly MatchSlot[],
   players: readonly DemoPlayer[],
+  tell: Tell<T>,
   options: {
     seed: number;
     now: number;
     telemetry: TelemetryProfileName | null;
     pcbSeasonStart: number | null;
   },
-): Generator<MatchInput> {
+): Generator<{ input: MatchInput; telemetry: T | null }> {
   const mm = createMatchmaking(players, options.seed, options.pcbSeasonStart);
   const catalogues = new Map<Platform, SeasonDefinition[]>();
   const seasonSuffix = (platform: Platform, at: number): string => {
@@ -165,9 +193,10 @@ function* playMatches(
         })),
       })),
     };
+    let telemetry: T | null = null;
     if (options.telemetry) {
       const season = seasonSuffix(slot.platform, slot.createdAt);
-      input.telemetry = buildTelemetry(createRandom(deriveSeed(slot.seed, 'telemetry')), {
+      telemetry = tell(createRandom(deriveSeed(slot.seed, 'telemetry')), {
         createdAt: slot.createdAt,
         matchId: telemetryMatchId(id, slot, season),
         map,
@@ -186,7 +215,7 @@ function* playMatches(
         profile: TELEMETRY_PROFILE[options.telemetry],
       });
     }
-    yield input;
+    yield { input, telemetry };
   }
 }
 

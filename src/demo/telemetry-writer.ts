@@ -9,6 +9,7 @@ import type { Battle, Fighter } from './fighters.ts';
 import type { DemoMap } from './maps.ts';
 import type { Random } from './random.ts';
 import type { TelemetryProfile } from './telemetry-profile.ts';
+import { EventObjects, EventTexts, type TelemetryText } from './telemetry-sinks.ts';
 import { TelemetryWorld, quarter, type Location } from './telemetry-world.ts';
 
 export interface TelemetryInput {
@@ -64,9 +65,12 @@ const SENTINEL = Object.freeze({
   isDBNO: false,
 });
 
-/** Collects one match's events; `finish` returns them in file order. */
+/**
+ * Collects one match's events; `finish` returns them in file order, or for a writer made
+ * `asText` (see telemetry-sinks.ts) `finishText` returns them as their file.
+ */
 export class TelemetryWriter {
-  private readonly events: TelemetryEventInput[] = [];
+  private readonly sink: EventObjects | EventTexts;
   private readonly times: number[] = [];
   private readonly minutes = new Map<number, string>();
   private readonly commons = new Map<number, { isGame: number }>();
@@ -87,7 +91,9 @@ export class TelemetryWriter {
   constructor(
     readonly random: Random,
     readonly input: TelemetryInput,
+    asText = false,
   ) {
+    this.sink = asText ? new EventTexts() : new EventObjects();
     this.world = new TelemetryWorld(random, input.map, input.battle, input.arena);
     this.fighters = input.battle.fighters;
     this.profile = input.profile;
@@ -103,7 +109,7 @@ export class TelemetryWriter {
     if (!common) this.commons.set(isGame, (common = Object.freeze({ isGame })));
     event.common = common;
     event._D = this.timestamp(this.input.createdAt + at);
-    this.events.push(event as TelemetryEventInput);
+    this.sink.add(event as TelemetryEventInput);
     this.times.push(Math.floor(at));
   }
 
@@ -195,11 +201,27 @@ export class TelemetryWriter {
 
   /** The events in time order behind LogMatchDefinition, whose `_D` has 7 fractional digits. */
   finish(): TelemetryEventInput[] {
-    const { random, times, events } = this;
+    if (!(this.sink instanceof EventObjects)) throw new Error('finish needs a writer of objects');
+    const { order, definition } = this.order();
+    return this.sink.inOrder(order, definition);
+  }
+
+  /** What `finish` returns, as its file's text (for a writer made `asText`). */
+  finishText(): TelemetryText {
+    if (!(this.sink instanceof EventTexts))
+      throw new Error('finishText needs a writer made asText');
+    const { order, definition } = this.order();
+    return this.sink.inOrder(order, definition);
+  }
+
+  /** Emit indices in time order (ties in emit order), and LogMatchDefinition. */
+  private order(): { order: Float64Array; definition: TelemetryEventInput } {
+    const { random, times } = this;
     // One number per event, time then position, sorted natively: no comparator calls.
     const keys = new Float64Array(times.length);
     for (let k = 0; k < times.length; k++) keys[k] = times[k]! * 1_048_576 + k;
     keys.sort();
+    for (let k = 0; k < keys.length; k++) keys[k] = keys[k]! % 1_048_576;
     const at = this.input.battle.matchStartAt + random.int(20, 900);
     const definition = {
       _T: 'LogMatchDefinition',
@@ -209,9 +231,6 @@ export class TelemetryWriter {
         .toISOString()
         .replace('Z', `${random.int(0, 9999).toString().padStart(4, '0')}Z`),
     };
-    const out: TelemetryEventInput[] = new Array(keys.length + 1);
-    out[0] = definition;
-    for (let k = 0; k < keys.length; k++) out[k + 1] = events[keys[k]! % 1_048_576]!;
-    return out;
+    return { order: keys, definition };
   }
 }

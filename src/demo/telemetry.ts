@@ -24,16 +24,34 @@ import { emitSupplies } from './telemetry-supplies.ts';
 import { WeaponTally } from './telemetry-tally.ts';
 import { emitPositions } from './telemetry-positions.ts';
 import { emitTrips } from './telemetry-travel.ts';
+import type { TelemetryText } from './telemetry-sinks.ts';
 import { TelemetryWriter, type TelemetryInput } from './telemetry-writer.ts';
 import { emitZone } from './telemetry-zone.ts';
 import { planTravel } from './travel-plan.ts';
 
 export type { TelemetryInput } from './telemetry-writer.ts';
+export type { TelemetryText } from './telemetry-sinks.ts';
 
 /** Builds the events of one match, LogMatchDefinition first, then in time order. */
 export function buildTelemetry(random: Random, input: TelemetryInput): TelemetryEventInput[] {
   const t = new TelemetryWriter(random, input);
-  const { world } = t;
+  tellMatch(t);
+  return t.finish();
+}
+
+/**
+ * The same match's telemetry as its file's JSON text, with the events ingest reads: what
+ * `buildTelemetry` returns serialized, for a fraction of the memory held meanwhile.
+ */
+export function buildTelemetryText(random: Random, input: TelemetryInput): TelemetryText {
+  const t = new TelemetryWriter(random, input, true);
+  tellMatch(t);
+  return t.finishText();
+}
+
+/** Plans the match's story and writes every part of it through `t`. */
+function tellMatch(t: TelemetryWriter): void {
+  const { world, random, input } = t;
   const { battle, arena } = input;
   let causes: ReadonlyMap<number, ZoneCause> = new Map();
   if (world.zone) {
@@ -73,7 +91,6 @@ export function buildTelemetry(random: Random, input: TelemetryInput): Telemetry
     emitKnock(t, knock, kits, knockEnds.get(knock) ?? knock.at, knock === firstRevive);
   emitDeaths(t, kits, causes);
   emitEnd(t, tally, individualRanks(t, arena));
-  return t.finish();
 }
 
 /** Everyone's individual placement: 1 for the survivors, then by how long they lasted. */
