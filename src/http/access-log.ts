@@ -114,7 +114,13 @@ export function hundredths(ms: number): string {
 }
 
 /** Writes one line of a request whose `"method":…,"route":…` part is fixed; `ms` unrounded. */
-type LineOf = (fixed: string, reqId: string, status: number, ms: number, keyId: string | null) => void;
+type LineOf = (
+  fixed: string,
+  reqId: string,
+  status: number,
+  ms: number,
+  keyId: string | null,
+) => void;
 
 /**
  * Writes one request line. What repeats between lines is made once: everything up to
