@@ -19,10 +19,28 @@ test('text that is not ASCII, and elements JSON has no text for, come out alike'
     [{ a: 1 }, undefined, () => 1, null, 1.5, 'x', [1e-7, 1.0], { skip: undefined }],
     [{ lone: '\ud800' }, { a: 'é' }, { b: 'plain' }],
     ['é'.repeat(5000), 'a'.repeat(5000)],
+    // As many bytes as UTF-16 units fit before the last character: a buffer sized by units
+    // once cut it off there unnoticed.
+    [{ b: '€€😀' }],
   ];
   for (const events of cases) {
     assert.equal(eventsJson(events).toString(), stringified(events).toString());
     assert.ok(eventsJson(events).equals(stringified(events)));
+  }
+});
+
+test('random text of one- to four-byte characters comes out alike', () => {
+  const alphabet = ['a', '"', '\\', '\n', 'é', '€', '勝', '😀', '\u0000'];
+  let seed = 1;
+  const next = (n: number): number => {
+    seed = (seed * 48271) % 2147483647;
+    return seed % n;
+  };
+  for (let round = 0; round < 300; round++) {
+    const events = Array.from({ length: 1 + next(5) }, () => ({
+      text: Array.from({ length: next(12) }, () => alphabet[next(alphabet.length)]).join(''),
+    }));
+    assert.ok(eventsJson(events).equals(stringified(events)), JSON.stringify(events));
   }
 });
 
