@@ -104,6 +104,24 @@ export function resolveShard(
 }
 
 /**
+ * `resolveShard` with these aliases, remembering each spelling that names a shard: what a hot
+ * path resolves on every request. Bounded by the shards and aliases there are, since a spelling
+ * that names none is not kept.
+ */
+export function shardResolver(
+  aliases: Readonly<Record<string, string>>,
+): (spelling: string) => ResolvedShard | null {
+  const known = new Map<string, ResolvedShard>();
+  return (spelling) => {
+    const remembered = known.get(spelling);
+    if (remembered !== undefined) return remembered;
+    const shard = resolveShard(spelling, aliases);
+    if (shard !== null) known.set(spelling, shard);
+    return shard;
+  };
+}
+
+/**
  * The spelling of a canonical shard as the client knows it: a response to a request made with
  * an alias names shards by that client's vocabulary (`steam` for `pc-b`, `psn-eu` for …).
  */

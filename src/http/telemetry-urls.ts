@@ -4,7 +4,7 @@
  * (src/http/fast-path.ts), both shared with the telemetry route (src/http/routes/telemetry.ts).
  */
 import type { Config } from '../config.ts';
-import { resolveShard } from '../domain/shards.ts';
+import { shardResolver } from '../domain/shards.ts';
 import { utcParts } from '../domain/time.ts';
 import { TELEMETRY_TITLE } from '../presenters/telemetry-url.ts';
 import type { FastSource } from './fast-path.ts';
@@ -49,17 +49,8 @@ function datePathMatches(params: TelemetryParams, assetCreatedAt: number): boole
 }
 
 export function telemetryUrls(config: Pick<Config, 'shardAliases'>): TelemetryUrls {
-  // Bounded by the shards and aliases there are: unknown spellings are never added.
-  const platforms = new Map<string, string>();
-
-  function platformOf(spelling: string): string | null {
-    const known = platforms.get(spelling);
-    if (known !== undefined) return known;
-    const shard = resolveShard(spelling, config.shardAliases);
-    if (shard === null) return null;
-    platforms.set(spelling, shard.platform);
-    return shard.platform;
-  }
+  const resolve = shardResolver(config.shardAliases);
+  const platformOf = (spelling: string): string | null => resolve(spelling)?.platform ?? null;
 
   return {
     platformOf,
