@@ -12,7 +12,9 @@ import { jobNiceOf, lowerProcessPriority } from './jobs/job-priority.ts';
 
 // `gamedata jobs run` exists for its job: it lowers itself to JOB_NICE before it loads even the
 // command line, so nearly all of its start takes only the CPU serving leaves idle (the command
-// lowers it again once the config is read and checked, which then changes nothing).
+// lowers it again once the config is read and checked, which then changes nothing). No option
+// can come before a command but --version, so argv[2..3] is the only place `jobs run` can be
+// (test/cli/program.test.ts holds the program to that).
 if (process.argv[2] === 'jobs' && process.argv[3] === 'run') {
   const nice = jobNiceOf(process.env.JOB_NICE);
   if (nice !== null) lowerProcessPriority(nice);

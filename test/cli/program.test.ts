@@ -179,3 +179,19 @@ test('a mistyped command is an unknown command with the closest one suggested; -
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('nothing but --version can come before a command, and `jobs` takes no option of its own', () => {
+  // src/main.ts lowers `gamedata jobs run` before it loads the command line, by reading
+  // argv[2..3]: that sees every way of asking for a run only while this holds.
+  const program = buildProgram(
+    { env: {}, out: () => {}, err: () => {}, interactive: false },
+    async () => {},
+  );
+  assert.deepEqual(
+    program.options.map((option) => option.long),
+    ['--version'],
+  );
+  const jobs = program.commands.find((command) => command.name() === 'jobs');
+  assert.deepEqual(jobs?.options, []);
+  assert.ok(jobs?.commands.some((command) => command.name() === 'run'));
+});
