@@ -1,14 +1,9 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { test } from 'node:test';
-import { directoryBlobStore } from '../../src/blobs/directory-blob-store.ts';
-import { fixedClock } from '../../src/clock.ts';
-import { loadConfig } from '../../src/config.ts';
 import { planDemoClans } from '../../src/demo/clans.ts';
 import { generateDemo } from '../../src/demo/generate-demo.ts';
 import { populateDemo } from '../../src/demo/populate-demo.ts';
+import { withDemoDeps } from '../helpers/demo-deps.ts';
 import { testDatabases } from '../helpers/stores.ts';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
@@ -34,14 +29,7 @@ test('the clan plan depends on the seed only: clans of 3–40 members, a few ban
 for (const database of testDatabases) {
   test(`${database.name}: the demo has clans with members and banned players`, async () => {
     const store = await database.open();
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'demo-clans-'));
-    try {
-      const deps = {
-        store,
-        blobs: directoryBlobStore(dir),
-        config: loadConfig({ DATA_DIR: dir }),
-        clock: fixedClock(NOW),
-      };
+    await withDemoDeps(store, NOW, async (deps) => {
       await populateDemo(deps, { seed: 5, scale: 0.02, now: NOW, progress: false });
       const clans = await store.db.selectFrom('clans').selectAll().execute();
       assert.ok(clans.length >= 1, `${clans.length} clans`);
@@ -57,9 +45,6 @@ for (const database of testDatabases) {
         .where('ban_type', '!=', 'Innocent')
         .execute();
       assert.ok(banned.length >= 2, `${banned.length} banned`);
-    } finally {
-      await store.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 }

@@ -1,11 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { directoryBlobStore } from '../../src/blobs/directory-blob-store.ts';
-import { fixedClock } from '../../src/clock.ts';
-import { loadConfig } from '../../src/config.ts';
 import { ingestDemoClans } from '../../src/demo/clans.ts';
 import { generateDemo } from '../../src/demo/generate-demo.ts';
 import { populateDemo } from '../../src/demo/populate-demo.ts';
@@ -13,6 +9,7 @@ import { ingestMatch } from '../../src/ingest/ingest-match.ts';
 import { eventsJson } from '../../src/ingest/telemetry-file.ts';
 import type { Database } from '../../src/store/schema.ts';
 import { openStore, type Store } from '../../src/store/store.ts';
+import { withDemoDeps } from '../helpers/demo-deps.ts';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 
@@ -76,20 +73,10 @@ test('the demo load stores the same rows and files as ingesting its matches with
   // One database is enough: the two loads differ only in what the demo hands to ingest.
   const load = async (fill: (deps: Parameters<typeof populateDemo>[0]) => Promise<void>) => {
     const store = await openStore('sqlite::memory:');
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'demo-text-'));
-    try {
-      const deps = {
-        store,
-        blobs: directoryBlobStore(dir),
-        config: loadConfig({ DATA_DIR: dir }),
-        clock: fixedClock(NOW),
-      };
+    return withDemoDeps(store, NOW, async (deps, dir) => {
       await fill(deps);
       return { rows: await contents(store), files: files(dir) };
-    } finally {
-      await store.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   };
   const options = { seed: 4, scale: 0.01, now: NOW };
   const demo = await load(async (deps) => {

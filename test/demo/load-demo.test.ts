@@ -1,17 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { directoryBlobStore } from '../../src/blobs/directory-blob-store.ts';
-import { fixedClock } from '../../src/clock.ts';
-import { loadConfig } from '../../src/config.ts';
 import { chooseDemoRun, demoRunToServe, loadDemo } from '../../src/demo/load-demo.ts';
 import { JOBS } from '../../src/jobs/index.ts';
 import { isJobDue, runJobOnce, startScheduler } from '../../src/jobs/scheduler.ts';
 import { listMatchIdsInWindow } from '../../src/store/samples.ts';
 import { listDemoRuns } from '../../src/store/demo-runs.ts';
 import type { Store } from '../../src/store/store.ts';
+import { withDemoDeps } from '../helpers/demo-deps.ts';
 import { testDatabases } from '../helpers/stores.ts';
 
 const NOW = '2026-11-20T12:00:00Z';
@@ -29,15 +24,8 @@ const count = async (store: Store, table: 'matches' | 'leaderboard_entries'): Pr
 for (const database of testDatabases) {
   test(`[${database.name}] an interrupted demo load is resumed with the same run, and completing it rebuilds what jobs derived from part of it`, async () => {
     const store = await database.open();
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'load-demo-'));
-    try {
-      const clock = fixedClock(NOW);
-      const deps = {
-        store,
-        blobs: directoryBlobStore(dir),
-        config: loadConfig({ DATA_DIR: dir }),
-        clock,
-      };
+    await withDemoDeps(store, NOW, async (deps) => {
+      const { clock } = deps;
       assert.deepEqual(await demoRunToServe(deps, { seed: 5, storeIsEmpty: true }), {
         seed: 5,
         scale: 1,
@@ -115,9 +103,6 @@ for (const database of testDatabases) {
       for (const job of JOBS.filter((j) => j.derivedFromMatches)) {
         assert.equal(await isJobDue(deps, job), false);
       }
-    } finally {
-      await store.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 }

@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { test } from 'node:test';
-import { directoryBlobStore } from '../../src/blobs/directory-blob-store.ts';
-import { fixedClock } from '../../src/clock.ts';
-import { loadConfig } from '../../src/config.ts';
 import { populateDemo } from '../../src/demo/populate-demo.ts';
 import type { Store } from '../../src/store/store.ts';
+import { withDemoDeps } from '../helpers/demo-deps.ts';
 import { testDatabases } from '../helpers/stores.ts';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
@@ -31,14 +27,7 @@ function files(dir: string): number {
 for (const database of testDatabases) {
   test(`${database.name}: the demo goes in through ingest, and a second run changes nothing`, async () => {
     const store = await database.open();
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'demo-blobs-'));
-    try {
-      const deps = {
-        store,
-        blobs: directoryBlobStore(dir),
-        config: loadConfig({ DATA_DIR: dir }),
-        clock: fixedClock(NOW),
-      };
+    await withDemoDeps(store, NOW, async (deps, dir) => {
       const options = { seed: 5, scale: 0.02, now: NOW, progress: false };
       const first = await populateDemo(deps, options);
       assert.ok(first.matches >= 30, `${first.matches} matches`);
@@ -64,9 +53,6 @@ for (const database of testDatabases) {
         before,
       );
       assert.equal(files(dir), first.matches);
-    } finally {
-      await store.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 }
