@@ -153,20 +153,38 @@ for (const database of testDatabases) {
           current_setting('jit') AS jit`.execute(db);
         return `${rows[0]!.workers} ${rows[0]!.jit}`;
       };
+      const serverProcess = async (db: Db): Promise<number> =>
+        (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(db)).rows[0]!.pid;
       try {
         const serial = store.withSerialConnection!;
         const before = await settings(store.db);
         assert.notEqual(before, '0 off');
         assert.equal(await serial(store.db, settings), '0 off');
+        let failedOn = 0;
         await assert.rejects(
-          serial(store.db, () => Promise.reject(new Error('a failed read'))),
+          serial(store.db, async (db) => {
+            failedOn = await serverProcess(db);
+            throw new Error('a failed read');
+          }),
           /a failed read/,
         );
         // Several connections at once: the pool's idle ones (those used above) and new ones.
         const after = await Promise.all(
-          [1, 2, 3].map(() => store.db.connection().execute(settings)),
+          [1, 2, 3].map(() =>
+            store.db.connection().execute(async (db) => ({
+              pid: await serverProcess(db),
+              setting: await settings(db),
+            })),
+          ),
         );
-        assert.deepEqual(after, [before, before, before]);
+        assert.deepEqual(
+          after.map((connection) => connection.setting),
+          [before, before, before],
+        );
+        assert.ok(
+          after.some((connection) => connection.pid === failedOn),
+          'the connection the failed work ran on went back to the pool and was checked',
+        );
       } finally {
         await store.close();
       }
