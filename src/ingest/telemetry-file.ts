@@ -89,26 +89,39 @@ export async function telemetryFileOfEvents(events: unknown[]): Promise<Telemetr
  * `Buffer.from(JSON.stringify(events))`, byte for byte, at about 60% of its cost: V8 builds the
  * text of one large stringify in pieces and joins them when the string is first read (about as
  * long as the stringify itself for a 2 MB file); the events' texts, each small and flat, are
- * written one after the other into one buffer of their exact UTF-8 size instead.
+ * joined by joinJsonTexts instead.
  */
 export function eventsJson(events: readonly unknown[]): Buffer {
   const texts: string[] = new Array(events.length);
-  let bytes = 2 + Math.max(0, events.length - 1);
+  let bytes = 0;
   for (let i = 0; i < events.length; i++) {
     // An element JSON has no text for (undefined, a function) is `null` in an array.
     const text = (JSON.stringify(events[i]) as string | undefined) ?? 'null';
     texts[i] = text;
     bytes += Buffer.byteLength(text);
   }
-  const plain = Buffer.allocUnsafe(bytes);
+  return joinJsonTexts(texts, bytes);
+}
+
+/**
+ * The JSON array whose elements are `texts` (each the JSON text of one value), as UTF-8 bytes,
+ * written one after the other into one buffer of its exact size. `bytes` is the UTF-8 length of
+ * the texts together, which callers count as they make them. Throws when it is wrong rather than
+ * return a file cut short or with bytes of whatever the memory held.
+ */
+export function joinJsonTexts(texts: readonly string[], bytes: number): Buffer {
+  const json = Buffer.allocUnsafe(bytes + 2 + Math.max(0, texts.length - 1));
   let at = 0;
-  plain[at++] = OPEN_ARRAY;
+  json[at++] = OPEN_ARRAY;
   for (let i = 0; i < texts.length; i++) {
-    if (i > 0) plain[at++] = COMMA;
-    at += plain.write(texts[i]!, at);
+    if (i > 0) json[at++] = COMMA;
+    at += json.write(texts[i]!, at);
   }
-  plain[at] = CLOSE_ARRAY;
-  return plain;
+  if (at !== json.length - 1) {
+    throw new Error(`joinJsonTexts: the texts are not ${bytes} bytes of UTF-8`);
+  }
+  json[at] = CLOSE_ARRAY;
+  return json;
 }
 
 const OPEN_ARRAY = 0x5b;
