@@ -46,12 +46,13 @@ test('access lines are the lines pino writes for the same fields', async () => {
   fast('req-zz', 12.345, null);
   fast('req "odd" id', 0.004, 'key-é"\\1');
   fast('req-1', 1_234_567.891, 'k1');
+  fast('req-2', 3, 'clé');
   await app.close();
 
   const written = text()
     .split('\n')
     .filter((line) => line.includes('"msg":"request"'));
-  assert.equal(written.length, 5);
+  assert.equal(written.length, 6);
   for (const line of written) {
     const fields = JSON.parse(line) as Record<string, unknown>;
     assert.equal(fields.pid, process.pid);
@@ -69,6 +70,7 @@ test('access lines are the lines pino writes for the same fields', async () => {
       ['req-zz', 12.35, null],
       ['req "odd" id', 0, 'key-é"\\1'],
       ['req-1', 1_234_567.89, 'k1'],
+      ['req-2', 3, 'clé'],
     ],
   );
 });
