@@ -16,78 +16,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import { pino, type Logger } from 'pino';
 import type { AccessLines } from './fast-path.ts';
 import { LOG_BUFFER_BYTES } from '../logger.ts';
+import { lineBatch } from './access-log-batch.ts';
 
 type Write = (line: string) => void;
 
 /**
  * Bytes of access lines gathered before they are handed over at once: the logger's own buffer
  * size, so that the destination writes each handover at once instead of appending it to lines
- * still waiting — sonic-boom measures the UTF-8 length of what waits on every write, which per
- * event-loop turn cost more than a line itself.
+ * still waiting.
  */
 const BATCH_BYTES = LOG_BUFFER_BYTES;
-
-/** Where the lines go, and how to hand over what is gathered now (on close and at exit). */
-interface Destination {
-  write(line: string): void;
-  /** Stops the timer and the exit handler; hands over what is gathered. */
-  close(): void;
-}
-
-/**
- * The writer of lines as they are to where the app logger writes, or null when none. Lines
- * are gathered and handed over in one write every BATCH_BYTES; when fewer arrive, within
- * `flushMs` (LOG_FLUSH_MS), and then written at once, so no line waits longer than the logger's
- * own lines do; and when the app closes (an orderly stop) or the process exits (written
- * synchronously then, as the logger does).
- */
-function destinationOf(log: Logger, flushMs: number): Destination | null {
-  const stream = (log as unknown as Record<symbol, SonicBoomLike | undefined>)[
-    pino.symbols.streamSym
-  ];
-  if (typeof stream?.write !== 'function') return null;
-  let gathered = '';
-  let timer: NodeJS.Timeout | null = null;
-  const flush = (): void => {
-    if (timer !== null) clearTimeout(timer);
-    timer = null;
-    if (gathered === '') return;
-    const lines = gathered;
-    gathered = '';
-    stream.write(lines);
-  };
-  const flushLate = (): void => {
-    flush();
-    stream.flush?.();
-  };
-  const atExit = (): void => {
-    try {
-      flush();
-      stream.flushSync?.();
-    } catch {
-      // Not open yet, or the destination is gone: nothing more can be written.
-    }
-  };
-  process.on('exit', atExit);
-  return {
-    write(line) {
-      gathered += line;
-      if (gathered.length >= BATCH_BYTES) flush();
-      else if (timer === null) timer = setTimeout(flushLate, flushMs).unref();
-    },
-    close() {
-      process.off('exit', atExit);
-      flush();
-    },
-  };
-}
-
-/** What is used of the logger's destination (sonic-boom). */
-interface SonicBoomLike {
-  write(data: string): unknown;
-  flush?(): void;
-  flushSync?(): void;
-}
 
 /** What every line starts with, up to `"time":`. */
 const LEVEL = `{"level":${pino.levels.values.info},"time":`;
@@ -168,7 +106,7 @@ const asArray = <T>(hooks: T | T[] | undefined): T[] =>
 export function registerAccessLog(app: FastifyInstance, flushMs: number): AccessLines | null {
   const log = app.log as unknown as Logger;
   if (!log.isLevelEnabled('info')) return null;
-  const destination = destinationOf(log, flushMs);
+  const destination = lineBatch(log, BATCH_BYTES, flushMs);
   if (destination === null) return null;
   app.addHook('onClose', async () => destination.close());
   const writeLine = lineWriter(destination.write);

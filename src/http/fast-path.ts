@@ -10,87 +10,26 @@
  * What it does per answer is what the Fastify path does on a cache hit: the key check (the
  * guard's own cache), the rate-limit count (@fastify/rate-limit's own counting, same store,
  * same key), the CORS headers, the route's headers and bytes (from the cache's own answer
- * function), the access line and the request metrics with the route's labels.
+ * function), the access line and the request metrics with the route's labels
+ * (src/http/fast-send.ts). What a source answers is described in src/http/fast-answer.ts.
  */
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { FastifyServerFactory } from 'fastify';
-import type { ApiKey } from '../store/api-keys.ts';
-import type { MediaType } from './jsonapi.ts';
+import type { FastAnswer, FastPathDeps, FastRequest, FastSource } from './fast-answer.ts';
+import { fastSender, type Send } from './fast-send.ts';
 import { commonMediaType } from './content-negotiation.ts';
 import { gzipAccepted } from './precompressed.ts';
 
-/** What a source is asked: the request as far as a cached answer depends on it. */
-export interface FastRequest {
-  /** The raw request URL, path and query, as Fastify's `request.url`. */
-  url: string;
-  /** Whether the answer is gzip-encoded (the client accepts gzip). */
-  gzip: boolean;
-  /** No Accept-Encoding at all (the compression plugin then adds no Vary). */
-  identityAsked: boolean;
-  /** The negotiated Content-Type. */
-  type: MediaType;
-  /** The app clock's now, epoch ms. */
-  now: number;
-}
-
-/** A cached 200 answer, as its route would send it. */
-export interface FastAnswer {
-  /** The route template: the access line's and the metrics' route label. */
-  route: string;
-  /** Needs a read key and counts against its rate limit. */
-  keyed: boolean;
-  /**
-   * The route's own headers in the order the route sets them, as the flat list `writeHead`
-   * takes (name, value, name, value, …; names lower case, each once): no object is built and
-   * walked per answer.
-   */
-  headers: readonly string[];
-  body: Buffer;
-  /**
-   * The source returns this same answer object, unchanged, every time (a constant document):
-   * its whole header list is then made once.
-   */
-  constant?: boolean;
-}
-
-/** A cache that can answer some URLs; null when it cannot answer this one exactly as its route. */
-export type FastSource = (request: FastRequest) => FastAnswer | null;
-
-/** The result of counting a request against its key's budget (the rate-limit plugin's own). */
-export interface RateCount {
-  max: number;
-  remaining: number;
-  ttlInSeconds: number;
-  isExceeded: boolean;
-}
-
-/** What the fast path answers with; handed over once the app is built (`enable`). */
-export interface FastPathDeps {
-  now(): number;
-  /** The read key `Authorization` names when the guard has it cached and valid; else null. */
-  cachedKey(authorization: string | undefined): ApiKey | null;
-  /** Counts one request of `key` in the rate-limit plugin's store. */
-  count(key: ApiKey): Promise<RateCount>;
-  /** `count` at once, when the store answers synchronously (in memory); absent otherwise. */
-  countNow?: (key: ApiKey) => RateCount;
-  /** The headers the rate-limit onSend hook writes for a reset `secondsLeft` from `now`. */
-  resetHeaders(secondsLeft: number, now: number): { date: string; reset: number };
-  /** Headers the CORS plugin adds to a simple GET, as a flat list (name, value, …). */
-  corsHeaders: readonly string[];
-  /** The access line writers of the fast path's answers, or null when the access log is off. */
-  accessLine: AccessLines | null;
-  /** Records the request metrics, or null with METRICS=off. */
-  record: ((route: string, method: string, status: number, seconds: number) => void) | null;
-  /** Fastify's request id generator, shared so ids stay unique and alike. */
-  genReqId(): string;
-}
-
-/** Writes the access line of a `GET` answered 200 in `ms` (unrounded). */
-export type RouteLine = (reqId: string, ms: number, keyId: string | null) => void;
-
-/** The access line writer of one route's answers, asked once per route. */
-export type AccessLines = (route: string) => RouteLine;
+export type {
+  AccessLines,
+  FastAnswer,
+  FastPathDeps,
+  FastRequest,
+  FastSource,
+  RateCount,
+  RouteLine,
+} from './fast-answer.ts';
 
 export interface FastPath {
   /** Fastify's `serverFactory` option: the server whose handler tries the fast path first. */
@@ -116,6 +55,7 @@ interface ServerOptions {
 export function createFastPath(): FastPath {
   const sources: FastSource[] = [];
   let deps: FastPathDeps | null = null;
+  let send: Send | null = null;
 
   function find(request: FastRequest): FastAnswer | null {
     for (const source of sources) {
@@ -125,73 +65,10 @@ export function createFastPath(): FastPath {
     return null;
   }
 
-  /** The access line writer of each route answered so far (the routes are few). */
-  let lines = new Map<string, RouteLine | null>();
-  const lineOf = (d: FastPathDeps, route: string): RouteLine | null => {
-    let line = lines.get(route);
-    if (line === undefined) {
-      line = d.accessLine?.(route) ?? null;
-      lines.set(route, line);
-    }
-    return line;
-  };
-
-  /** The header lists of constant answers, made on their first send (the app's CORS headers). */
-  let constantHeaders = new WeakMap<FastAnswer, (string | number)[]>();
-
-  function answerHeaders(
-    d: FastPathDeps,
-    answer: FastAnswer,
-    count: RateCount | null,
-    now: number,
-  ): (string | number)[] {
-    const headers: (string | number)[] = [...d.corsHeaders];
-    let date: string | null = null;
-    if (count !== null) {
-      const reset = d.resetHeaders(count.ttlInSeconds, now);
-      headers.push('x-ratelimit-limit', count.max, 'x-ratelimit-remaining', count.remaining);
-      headers.push('x-ratelimit-reset', reset.reset);
-      date = reset.date;
-    }
-    const own = answer.headers;
-    for (let i = 0; i < own.length; i++) headers.push(own[i]!);
-    if (date !== null) headers.push('date', date);
-    headers.push('content-length', answer.body.length);
-    return headers;
-  }
-
-  function send(
-    d: FastPathDeps,
-    res: ServerResponse,
-    started: number,
-    answer: FastAnswer,
-    key: ApiKey | null,
-    count: RateCount | null,
-    now: number,
-  ): void {
-    // What the Fastify path sends, in its order: CORS, the rate limit, the route's, Date.
-    let headers: (string | number)[] | undefined;
-    if (answer.constant === true && count === null) {
-      headers = constantHeaders.get(answer);
-      if (headers === undefined) {
-        headers = [...d.corsHeaders, ...answer.headers, 'content-length', answer.body.length];
-        constantHeaders.set(answer, headers);
-      }
-    } else {
-      headers = answerHeaders(d, answer, count, now);
-    }
-    res.writeHead(200, headers as string[]);
-    res.end(answer.body);
-    const reqId = d.genReqId();
-    const ms = performance.now() - started;
-    lineOf(d, answer.route)?.(reqId, ms, key?.id ?? null);
-    d.record?.(answer.route, 'GET', 200, ms / 1000);
-  }
-
   /** True when the request is answered here (or will be); false hands it to Fastify. */
   function tryAnswer(req: IncomingMessage, res: ServerResponse): boolean {
     const d = deps;
-    if (d === null || req.method !== 'GET') return false;
+    if (d === null || send === null || req.method !== 'GET') return false;
     // Node builds the headers object of every request anyway (it reads Host and Expect).
     const h = req.headers;
     // Conditional requests (304s), bodies where none belong, no Host, Expect: Fastify's to answer.
@@ -207,7 +84,7 @@ export function createFastPath(): FastPath {
     const answer = find({ url: req.url!, gzip, type, now, identityAsked });
     if (answer === null) return false;
     if (!answer.keyed) {
-      send(d, res, started, answer, null, null, now);
+      send(res, started, answer, null, null, now);
       return true;
     }
     const key = d.cachedKey(h.authorization);
@@ -216,14 +93,15 @@ export function createFastPath(): FastPath {
       const count = d.countNow(key);
       // Over budget: Fastify counts it again (no change once over) and answers the 429.
       if (count.isExceeded) return false;
-      send(d, res, started, answer, key, count, now);
+      send(res, started, answer, key, count, now);
       return true;
     }
+    const sendCounted = send;
     d.count(key).then(
       (count) => {
         // Over budget: Fastify counts it again (no change once over) and answers the 429.
         if (count.isExceeded) return fallThrough(req, res);
-        send(d, res, started, answer, key, count, d.now());
+        sendCounted(res, started, answer, key, count, d.now());
       },
       () => fallThrough(req, res),
     );
@@ -254,12 +132,12 @@ export function createFastPath(): FastPath {
       sources.push(source);
     },
     enable(given) {
-      lines = new Map();
-      constantHeaders = new WeakMap();
+      send = fastSender(given);
       deps = given;
     },
     disable() {
       deps = null;
+      send = null;
     },
   };
 }
