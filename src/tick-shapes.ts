@@ -6,9 +6,9 @@
  * computed keys (async id symbols) V8 stores through feedback naming the object's map after
  * each key. Nothing holds those maps but the entries themselves, which live for one tick: a full
  * garbage collection that finds none alive frees the maps, the next entry gets new ones, and
- * after a few such collections the feedback turns megamorphic for good — every entry then goes through the runtime, about 8% of a cached answer
- * under load (measured with perf: none of it in the bare node:http server, whose heap never
- * needs a full collection). Holding one current entry keeps its maps, and so the feedback,
+ * after a few such collections the feedback turns megamorphic for good: every entry then goes
+ * through the runtime, about 8% of a cached answer under load (measured with perf; none of it in
+ * the bare node:http server, whose heap never needs a full collection). Holding one current entry keeps its maps, and so the feedback,
  * steady. It is refreshed, so that a map replaced by V8 (a field generalised) is followed.
  */
 import { executionAsyncResource } from 'node:async_hooks';
