@@ -48,7 +48,8 @@ export interface ServedMatch {
   bodyGzip: Buffer;
   etag: string;
   etagGzip: string;
-  platform: string;
+  /** False for a match of another platform than the shard's: answered 404, its bytes not kept. */
+  servable: boolean;
   /** Epoch ms after which the match is past retention (Infinity: kept forever). */
   expiresAt: number;
   /**
@@ -59,6 +60,17 @@ export interface ServedMatch {
   /** Cache-Control value, valid until `cacheControlUntil` (epoch ms). */
   cacheControl: string;
   cacheControlUntil: number;
+  /** The fast path's header lists, made on its first answer in each encoding. */
+  fast: FastHeaders | null;
+}
+
+/** Whole header lists of the fast path's answers, valid with one Content-Type until `until`. */
+interface FastHeaders {
+  type: string;
+  /** Epoch ms: the lists hold a Cache-Control value that is valid until then. */
+  until: number;
+  gzip: string[] | null;
+  identity: string[] | null;
 }
 
 /** The variants of one match rendered so far, keyed by variant key; cached as one entry. */
@@ -128,11 +140,12 @@ export function servedMatches(context: RouteContext): ServedMatches {
       bodyGzip: servable ? document.bodyGzip : EMPTY,
       etag: document.etag,
       etagGzip: gzipEtag(document.etag),
-      platform: document.platform,
+      servable,
       expiresAt: document.createdAt + retentionMs,
       final: document.hasTelemetry,
       cacheControl: '',
       cacheControlUntil: 0,
+      fast: null,
     };
   }
 
@@ -192,6 +205,37 @@ export function servedMatches(context: RouteContext): ServedMatches {
     return body;
   }
 
+  /**
+   * The fast path's whole header list for a match: made once per encoding and Content-Type, and
+   * again once its Cache-Control (which counts down to the end of retention) is a second old.
+   */
+  function fastHeaders(
+    route: ShardVariant,
+    match: ServedMatch,
+    gzip: boolean,
+    type: string,
+    now: number,
+  ): string[] {
+    let fast = match.fast;
+    if (fast === null || now >= fast.until || fast.type !== type) {
+      fast = { type, until: 0, gzip: null, identity: null };
+      match.fast = fast;
+    }
+    let list = gzip ? fast.gzip : fast.identity;
+    if (list === null) {
+      list = headers(route, match, gzip, now);
+      list.push('content-type', type);
+      if (gzip) {
+        list.push('content-encoding', 'gzip');
+        fast.gzip = list;
+      } else {
+        fast.identity = list;
+      }
+      fast.until = match.cacheControlUntil;
+    }
+    return list;
+  }
+
   // The plain spelling of the route's URL, answered from the same cache as the route.
   const source: FastSource = ({ url, gzip, type, now }) => {
     // `/shards/<shard>/matches/<id>`, read by position (no array of parts per request).
@@ -207,13 +251,15 @@ export function servedMatches(context: RouteContext): ServedMatches {
     const match = cache.peek(matchId)?.variants.get(route.variantKey);
     if (match === undefined) return null;
     cache.get(matchId);
-    if (now > match.expiresAt || match.platform !== route.shard.platform) return null;
+    if (now > match.expiresAt || !match.servable) return null;
     const body = gzip ? match.bodyGzip : match.body;
     if (body === null) return null;
-    const list = headers(route, match, gzip, now);
-    list.push('content-type', type);
-    if (gzip) list.push('content-encoding', 'gzip');
-    return { route: MATCH_ROUTE, keyed: false, headers: list, body };
+    return {
+      route: MATCH_ROUTE,
+      keyed: false,
+      headers: fastHeaders(route, match, gzip, type, now),
+      body,
+    };
   };
 
   return {

@@ -151,6 +151,22 @@ for (const database of testDatabases) {
       }
     });
 
+    test("a match's Cache-Control counts down on the fast path as on Fastify's", async () => {
+      const maxAge = (answer: HttpAnswer): number =>
+        Number(/max-age=(\d+)/.exec(String(answer.headers['cache-control']))?.[1]);
+      for (const headers of [{ 'accept-encoding': 'gzip' }, {}] as Record<string, string>[]) {
+        await httpGet(s.port, matchUrl, headers);
+        const before = s.viaFastify();
+        const first = await httpGet(s.port, matchUrl, headers);
+        t.clock.advance(5_000);
+        const later = await httpGet(s.port, matchUrl, headers);
+        assert.equal(s.viaFastify(), before, 'both on the fast path');
+        assert.equal(maxAge(later), maxAge(first) - 5, JSON.stringify(headers));
+        const slow = await httpGet(s.port, matchUrl, { ...headers, ...VIA_FASTIFY });
+        assert.equal(later.headers['cache-control'], slow.headers['cache-control']);
+      }
+    });
+
     test('a leaderboard page is answered by Fastify again once a rebuild is heard', async () => {
       const url = '/shards/pc-b/leaderboards/duo';
       const idOf = async (): Promise<string> => {

@@ -64,7 +64,7 @@ export function matchRoutes(app: FastifyInstance, context: RouteContext): void {
     match: ServedMatch,
   ): FastifyReply {
     const now = clock.now();
-    if (now > match.expiresAt || match.platform !== route.shard.platform) {
+    if (now > match.expiresAt || !match.servable) {
       return sendEncodedError(
         request,
         reply,
