@@ -5,7 +5,7 @@
  */
 import type { Config } from '../config.ts';
 import type { Clock } from '../clock.ts';
-import type { Store } from '../store/store.ts';
+import type { Db, Store } from '../store/store.ts';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import {
   acquireJobLease,
@@ -14,6 +14,7 @@ import {
   requestJobRebuilds,
   takeRebuildRequest,
 } from '../store/job-locks.ts';
+import { writeWithoutBlocking } from '../store/sqlite/lock-wait.ts';
 import { inProcessRunner, type JobRunner } from './job-thread-runner.ts';
 import type { JobProgress } from './job-progress.ts';
 
@@ -53,7 +54,9 @@ export type JobRunResult =
 /**
  * Runs a job now if no other instance holds its lease (also what `gamedata jobs run` does). The
  * lease is taken and released here; the work itself runs where `runner` runs it (a worker
- * thread when serving, see src/jobs/job-thread-runner.ts).
+ * thread when serving, see src/jobs/job-thread-runner.ts). The lease's writes wait for a lock
+ * held elsewhere (a job of another process, a crawl) without blocking this thread: when
+ * serving, it is the thread that answers requests.
  */
 export async function runJobOnce(
   deps: JobDeps,
@@ -62,23 +65,24 @@ export async function runJobOnce(
   runner: JobRunner = inProcessRunner,
 ): Promise<JobRunResult> {
   const { store, clock } = deps;
-  const acquired = await acquireJobLease(store.db, {
-    name: job.name,
-    owner,
-    now: clock.now(),
-    leaseMs: LEASE_MS,
-  });
+  const write = <T>(statements: (db: Db) => Promise<T>): Promise<T> =>
+    writeWithoutBlocking(store, statements);
+  const acquired = await write((db) =>
+    acquireJobLease(db, { name: job.name, owner, now: clock.now(), leaseMs: LEASE_MS }),
+  );
   if (!acquired) return { ran: false, reason: 'locked' };
   let rebuild = false;
   try {
-    rebuild = await takeRebuildRequest(store.db, job.name);
+    rebuild = await write((db) => takeRebuildRequest(db, job.name));
     const summary = await runner.run(job, deps, { rebuild });
-    await releaseJobLease(store.db, { name: job.name, owner, now: clock.now(), error: null });
+    const end = clock.now();
+    await write((db) => releaseJobLease(db, { name: job.name, owner, now: end, error: null }));
     return { ran: true, summary };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    if (rebuild) await requestJobRebuilds(store.db, [job.name]);
-    await releaseJobLease(store.db, { name: job.name, owner, now: clock.now(), error: message });
+    if (rebuild) await write((db) => requestJobRebuilds(db, [job.name]));
+    const end = clock.now();
+    await write((db) => releaseJobLease(db, { name: job.name, owner, now: end, error: message }));
     return { ran: true, error: message };
   }
 }
@@ -188,12 +192,16 @@ export function startScheduler(
       clearTimeout(expired);
       const abandoned = outcome === 'expired' ? current : null;
       if (abandoned !== null) {
-        await releaseJobLease(deps.store.db, {
-          name: abandoned,
-          owner: options.owner,
-          now: deps.clock.now(),
-          error: 'interrupted: the instance shut down',
-        });
+        // The abandoned run may hold the write lock: waited for without blocking the drain.
+        const now = deps.clock.now();
+        await writeWithoutBlocking(deps.store, (db) =>
+          releaseJobLease(db, {
+            name: abandoned,
+            owner: options.owner,
+            now,
+            error: 'interrupted: the instance shut down',
+          }),
+        );
         options.log.error(`job ${abandoned} interrupted by shutdown; its lease is released`);
       }
       return { abandoned };

@@ -19,6 +19,7 @@ import type { Clock } from '../clock.ts';
 import type { Store } from './store.ts';
 import { changesAfter, latestChangeSeq, pruneChanges, type Change } from './changes.ts';
 import { SILENT_STORE_LOG, describeStoreError, type StoreLog } from './store-errors.ts';
+import { writeWithoutBlocking } from './sqlite/lock-wait.ts';
 
 /** The keys of changed things of one kind, or 'all' when changes may have been missed. */
 export type ChangeHandler = (keys: readonly string[] | 'all') => void;
@@ -114,7 +115,8 @@ export function createChangeFeed(store: Store, options: ChangeFeedOptions): Chan
     const now = clock.now();
     if (now >= nextPruneAt) {
       nextPruneAt = now + PRUNE_EVERY_MS;
-      await pruneChanges(store.db, now - keepMs);
+      // The feed reads in the serving thread: a job's lock is waited for without blocking it.
+      await writeWithoutBlocking(store, (db) => pruneChanges(db, now - keepMs));
     }
   }
 

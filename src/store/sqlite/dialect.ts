@@ -3,6 +3,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { SqliteDialect, sql, type Expression, type RawBuilder, type SqliteDatabase } from 'kysely';
 import type { DialectAdapter } from '../dialect-adapter.ts';
+import { BUSY_TIMEOUT_MS } from './lock-wait.ts';
 
 /** Prepared statements kept per connection: every query shape the service runs fits many times over. */
 const STATEMENT_CACHE_SIZE = 512;
@@ -18,7 +19,9 @@ export function sqliteAdapter(file: string): DialectAdapter {
   database.pragma('journal_mode = WAL');
   // NORMAL is durable across application crashes in WAL mode; only power loss can drop the last commits.
   database.pragma('synchronous = NORMAL');
-  database.pragma('busy_timeout = 5000');
+  // Writes of the serving thread that may meet a job's lock wait with timers instead
+  // (src/store/sqlite/lock-wait.ts); this bounds every other wait.
+  database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // Checkpoint every ~64 MB of WAL rather than every 4 MB: ingest writes a few hundred pages per
   // match, and frequent checkpoints rewrite the same hot index pages over and over.
   database.pragma('wal_autocheckpoint = 16000');

@@ -1,0 +1,111 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { sql } from 'kysely';
+import { fixedClock } from '../../src/clock.ts';
+import { runJobOnce, type Job } from '../../src/jobs/scheduler.ts';
+import { announceChanges } from '../../src/store/changes.ts';
+import { createChangeFeed } from '../../src/store/change-feed.ts';
+import { jobState, requestJobRebuilds } from '../../src/store/job-locks.ts';
+import { BUSY_TIMEOUT_MS, writeWithoutBlocking } from '../../src/store/sqlite/lock-wait.ts';
+import { openStore, type Store } from '../../src/store/store.ts';
+
+const NOW = Date.UTC(2026, 0, 10);
+
+/**
+ * A store on a file, and a second connection to it (as the job thread's) holding the write lock
+ * until a timer of this thread lets it go: a write that waits in SQLite's busy handler would
+ * stop this thread — the timer could not fire, and the write would fail after the timeout.
+ */
+async function withLockHeldByAnother(
+  work: (store: Store, events: string[]) => Promise<void>,
+  before: (store: Store) => Promise<void> = async () => {},
+): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-lock-'));
+  const file = path.join(dir, 'gamedata.sqlite');
+  const store = await openStore(`sqlite:${file}`);
+  const holder = new BetterSqlite3(file);
+  let letGo: NodeJS.Timeout | undefined;
+  try {
+    await before(store);
+    holder.exec('BEGIN IMMEDIATE');
+    const events: string[] = [];
+    letGo = setTimeout(() => {
+      events.push('lock let go');
+      holder.exec('COMMIT');
+    }, 20);
+    await work(store, events);
+  } finally {
+    clearTimeout(letGo);
+    holder.close();
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('a write waits for a lock held by another connection with the event loop running', async () => {
+  await withLockHeldByAnother(async (store, events) => {
+    await writeWithoutBlocking(store, (db) => requestJobRebuilds(db, ['leaderboards']));
+    events.push('written');
+    assert.deepEqual(events, ['lock let go', 'written']);
+    assert.equal((await jobState(store.db, 'leaderboards'))?.rebuildRequested, true);
+    const [row] = (await sql<{ timeout: number }>`pragma busy_timeout`.execute(store.db)).rows;
+    assert.equal(row?.timeout, BUSY_TIMEOUT_MS, 'the connection waits in SQLite again afterwards');
+  });
+});
+
+test('a failure other than the lock is thrown at once, and the busy handler is back', async () => {
+  await withLockHeldByAnother(async (store, events) => {
+    await assert.rejects(
+      writeWithoutBlocking(store, () => Promise.reject(new Error('not a lock'))),
+      /not a lock/,
+    );
+    assert.deepEqual(events, [], 'no wait');
+    const [row] = (await sql<{ timeout: number }>`pragma busy_timeout`.execute(store.db)).rows;
+    assert.equal(row?.timeout, BUSY_TIMEOUT_MS);
+  });
+});
+
+test("a job's lease is taken and given back while another connection holds the lock, without blocking", async () => {
+  await withLockHeldByAnother(async (store, events) => {
+    const job: Job = {
+      name: 'probe',
+      intervalMs: () => 60_000,
+      outputMissing: async () => false,
+      run: async () => {
+        events.push('ran');
+        return 'done';
+      },
+    };
+    const deps = { store, blobs: null as never, config: null as never, clock: fixedClock(NOW) };
+    const result = await runJobOnce(deps, job, 'instance-a');
+    assert.deepEqual(result, { ran: true, summary: 'done' });
+    assert.deepEqual(events, ['lock let go', 'ran']);
+    const state = await jobState(store.db, 'probe');
+    assert.equal(state?.owner, null, 'the lease is given back');
+    assert.equal(state?.lastFinishedAt, NOW);
+  });
+});
+
+test("the change feed's pruning waits for a lock held elsewhere without blocking, and prunes", async () => {
+  await withLockHeldByAnother(
+    async (store, events) => {
+      const warnings: string[] = [];
+      const feed = createChangeFeed(store, {
+        clock: fixedClock(NOW),
+        keepMs: 60_000,
+        log: { warn: (message) => warnings.push(message), info: () => {} },
+      });
+      await feed.poll();
+      events.push('polled');
+      assert.deepEqual(warnings, []);
+      assert.deepEqual(events, ['lock let go', 'polled']);
+      const left = await store.db.selectFrom('changes').select('seq').execute();
+      assert.deepEqual(left, [], 'the old change is pruned');
+    },
+    (store) => announceChanges(store.db, 'api_key', ['old'], NOW - 120_000),
+  );
+});
