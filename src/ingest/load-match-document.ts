@@ -25,6 +25,7 @@ import {
 } from '../store/match-documents.ts';
 import type { MatchDocumentsTable } from '../store/schema.ts';
 import type { Store } from '../store/store.ts';
+import { writeWithoutBlocking } from '../store/sqlite/lock-wait.ts';
 
 const gzip = promisify(zlib.gzip);
 
@@ -74,7 +75,8 @@ export async function loadMatchDocument(
     variant,
     await findRecordedDocument(store.db, matchId),
   );
-  await saveMatchDocument(store.db, row);
+  // Saved from the serving thread: a job holding SQLite's write lock is waited for with timers.
+  await writeWithoutBlocking(store, (db) => saveMatchDocument(db, row));
   const facts = {
     etag: row.etag,
     createdAt: match.createdAt,

@@ -12,6 +12,16 @@ import { createChangeFeed } from '../../src/store/change-feed.ts';
 import { jobState, requestJobRebuilds } from '../../src/store/job-locks.ts';
 import { BUSY_TIMEOUT_MS, writeWithoutBlocking } from '../../src/store/sqlite/lock-wait.ts';
 import { openStore, type Store } from '../../src/store/store.ts';
+import { directoryBlobStore } from '../../src/blobs/directory-blob-store.ts';
+import { resolveShard } from '../../src/domain/shards.ts';
+import { ingestMatch } from '../../src/ingest/ingest-match.ts';
+import { loadMatchDocument } from '../../src/ingest/load-match-document.ts';
+import {
+  canonicalMatchDocumentVariant,
+  matchDocumentVariantKey,
+} from '../../src/presenters/match-document.ts';
+import { TEST_CONFIG } from '../helpers/ingest-deps.ts';
+import { TEST_NOW, makeMatchInput } from '../helpers/matches.ts';
 
 const NOW = Date.UTC(2026, 0, 10);
 
@@ -107,5 +117,41 @@ test("the change feed's pruning waits for a lock held elsewhere without blocking
       assert.deepEqual(left, [], 'the old change is pruned');
     },
     (store) => announceChanges(store.db, 'api_key', ['old'], NOW - 120_000),
+  );
+});
+
+test('a match document rendered on first request is saved while another connection holds the lock, without blocking', async () => {
+  const match = makeMatchInput();
+  await withLockHeldByAnother(
+    async (store, events) => {
+      const platform = resolveShard(match.platformShard, {})!.platform;
+      // Another spelling than ingest rendered: the first request renders and saves it.
+      const variant = {
+        ...canonicalMatchDocumentVariant(platform, TEST_CONFIG),
+        publicBaseUrl: 'http://other.test',
+      };
+      const document = await loadMatchDocument(store, match.id, variant);
+      events.push('rendered');
+      assert.ok(document !== null);
+      assert.deepEqual(events, ['lock let go', 'rendered']);
+      const saved = await store.db
+        .selectFrom('match_documents')
+        .select('variant')
+        .where('match_id', '=', match.id)
+        .where('variant', 'like', `${matchDocumentVariantKey(variant)}%`)
+        .execute();
+      assert.equal(saved.length, 1, 'the rendering is stored');
+    },
+    async (store) => {
+      const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-lock-blobs-'));
+      const deps = {
+        store,
+        blobs: directoryBlobStore(blobDir),
+        clock: fixedClock(TEST_NOW),
+        config: TEST_CONFIG,
+      };
+      await ingestMatch(deps, match);
+      fs.rmSync(blobDir, { recursive: true, force: true });
+    },
   );
 });
