@@ -2,7 +2,7 @@
  * Season and lifetime aggregates: the upsert that adds one match's increments, exactly as
  * `mergeSeasonStats` (src/domain/stats.ts) does in memory.
  */
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Insertable, type RawBuilder } from 'kysely';
 import {
   DAILY_STAT_COLUMNS,
   MAXED_STAT_COLUMNS,
@@ -69,7 +69,7 @@ export async function addSeasonStats(
   );
   const newDays = new Set(inserted.map(key));
 
-  const statRows: SeasonStatsTable[] = sorted.map((a) => {
+  const statRows: Array<Insertable<SeasonStatsTable>> = sorted.map((a) => {
     const row = {
       platform: a.platform,
       account_id: a.accountId,
@@ -113,4 +113,33 @@ function seasonStatsUpdate(store: Store): Record<string, RawBuilder<number>> {
   for (const column of WEEKLY_STAT_COLUMNS) update[column] = period('last_week', column);
   update.updated_at = added('updated_at');
   return update;
+}
+
+/**
+ * Copies each of these players' `players.region` onto their season aggregates where it differs:
+ * the aggregates a match just added (stored with no region) and every other one of a player
+ * whose region that match changed (also a match that adds no aggregate, a custom one). Run
+ * after both were written, in the same transaction, so the two never disagree.
+ */
+export async function copyPlayerRegions(
+  db: Db,
+  players: ReadonlyArray<{ platform: string; accountId: string }>,
+): Promise<void> {
+  const byPlatform = new Map<string, string[]>();
+  for (const { platform, accountId } of players) {
+    const ids = byPlatform.get(platform) ?? [];
+    if (ids.length === 0) byPlatform.set(platform, ids);
+    ids.push(accountId);
+  }
+  const playerRegion = sql<string>`(SELECT p.region FROM players p
+    WHERE p.platform = season_stats.platform AND p.account_id = season_stats.account_id)`;
+  for (const [platform, ids] of byPlatform) {
+    await db
+      .updateTable('season_stats')
+      .set({ region: playerRegion })
+      .where('platform', '=', platform)
+      .where('account_id', 'in', ids)
+      .where(sql<boolean>`region <> ${playerRegion}`)
+      .execute();
+  }
 }

@@ -11,6 +11,7 @@ import * as mirror from './0009-mirror.ts';
 import * as matchDocumentOneCopy from './0011-match-document-one-copy.ts';
 import * as leaderboardRankingIndex from './0013-leaderboard-ranking-index.ts';
 import * as playerMatchesOneIndex from './0014-player-matches-one-index.ts';
+import * as seasonStatsRegion from './0015-season-stats-region.ts';
 
 /** What a migration needs to know about the database it runs on. */
 export interface MigrationContext {
@@ -35,6 +36,7 @@ const STEPS: Record<string, Step> = {
   '0011-match-document-one-copy': matchDocumentOneCopy,
   '0013-leaderboard-ranking-index': leaderboardRankingIndex,
   '0014-player-matches-one-index': playerMatchesOneIndex,
+  '0015-season-stats-region': seasonStatsRegion,
 };
 
 /** The migrations as Kysely's Migrator wants them, bound to one database's context. */
