@@ -1,5 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { migrationProvider } from '../../src/store/migrations/index.ts';
+import { openStore } from '../../src/store/store.ts';
 import { ingestMatch } from '../../src/ingest/ingest-match.ts';
 import { openIngestContext, type IngestTestContext } from '../helpers/ingest-deps.ts';
 import { makeMatchInput, TEST_NOW } from '../helpers/matches.ts';
@@ -53,3 +60,70 @@ for (const database of testDatabases) {
     }
   });
 }
+
+test("aggregates stored before the region was kept beside them get their player's (migration 0015)", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-region-'));
+  const file = path.join(dir, 'old.sqlite');
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a past schema, untyped
+    const old = new Kysely<any>({
+      dialect: new SqliteDialect({ database: new BetterSqlite3(file) }),
+    });
+    const migrator = new Migrator({ db: old, provider: migrationProvider({ blobType: 'blob' }) });
+    assert.equal((await migrator.migrateTo('0014-player-matches-one-index')).error, undefined);
+    const player = (id: string, region: string) => ({
+      platform: 'pc-b',
+      account_id: id,
+      name: id,
+      ban_type: 'Innocent',
+      clan_id: '',
+      first_seen_at: 0,
+      last_seen_at: 0,
+      region,
+    });
+    await old
+      .insertInto('players')
+      .values([player('account.a', 'pc-eu'), player('account.b', 'pc-na')])
+      .execute();
+    const aggregate = (id: string, gameMode: string) => ({
+      platform: 'pc-b',
+      account_id: id,
+      season_id: 'season-x',
+      game_mode: gameMode,
+      updated_at: 0,
+    });
+    await old
+      .insertInto('season_stats')
+      .values([
+        aggregate('account.a', 'solo'),
+        aggregate('account.a', 'duo'),
+        aggregate('account.b', 'solo'),
+        aggregate('account.orphan', 'solo'),
+      ])
+      .execute();
+    await old.destroy();
+
+    const store = await openStore(`sqlite:${file}`);
+    try {
+      const rows = await store.db
+        .selectFrom('season_stats')
+        .select(['account_id', 'game_mode', 'region'])
+        .orderBy('account_id')
+        .orderBy('game_mode')
+        .execute();
+      assert.deepEqual(
+        rows.map((row) => `${row.account_id} ${row.game_mode} ${row.region}`),
+        [
+          'account.a duo pc-eu',
+          'account.a solo pc-eu',
+          'account.b solo pc-na',
+          'account.orphan solo ',
+        ],
+      );
+    } finally {
+      await store.close();
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
