@@ -13,11 +13,7 @@ import type {
   PlayerMatchesTable,
   RostersTable,
 } from './schema.ts';
-import {
-  addSeasonStats,
-  copyPlayerRegions,
-  type SeasonStatsAddition,
-} from './season-stats-writes.ts';
+import { addSeasonStats, type SeasonStatsAddition } from './season-stats-writes.ts';
 import { applyRankedResults, type RankedAddition } from './ranked-writes.ts';
 import { writeMatchMastery, type MatchMasteryRows } from './mastery-writes.ts';
 import type { Db, Store } from './store.ts';
@@ -87,8 +83,7 @@ export async function writeIngestedMatch(
     await executeBatched(trx, dialect, 'player_matches', playerMatches, (chunk) =>
       trx.insertInto('player_matches').values(chunk),
     );
-    await addSeasonStats(trx, store, rows.seasonStats, rows.now);
-    await copyPlayerRegions(trx, rows.players);
+    await addSeasonStats(trx, store, rows.seasonStats, rows.now, rows.players);
     await applyRankedResults(trx, store, rows.ranked, rows.now);
     if (rows.tournament) await upsertTournament(trx, rows.tournament);
     await writeMatchMastery(trx, store, rows.mastery);

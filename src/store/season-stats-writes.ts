@@ -30,15 +30,30 @@ const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
  * (insert … on conflict do nothing returning): the rows it returns are exactly the aggregates
  * for which the day is new, whose `days` grow by one. Then one multi-row upsert adds sums, keeps
  * maxima and restarts or extends the daily and weekly columns — the SQL form of
- * `mergeSeasonStats` in src/domain/stats.ts.
+ * `mergeSeasonStats` in src/domain/stats.ts. Last, the region of every player the match names
+ * (`players`, upserted before) is copied onto their aggregates (`copyPlayerRegions`); a new
+ * aggregate is stored with the match's region, the player's unless the match is not their newest.
  */
 export async function addSeasonStats(
   db: Db,
   store: Store,
   additions: readonly SeasonStatsAddition[],
   now: number,
+  players: readonly PlayerRegion[],
+): Promise<void> {
+  await upsertAggregates(db, store, additions, now, players);
+  await copyPlayerRegions(db, players);
+}
+
+async function upsertAggregates(
+  db: Db,
+  store: Store,
+  additions: readonly SeasonStatsAddition[],
+  now: number,
+  players: readonly PlayerRegion[],
 ): Promise<void> {
   if (additions.length === 0) return;
+  const regions = new Map(players.map((p) => [`${p.platform}\u0000${p.accountId}`, p.region]));
   const sorted = [...additions].sort(
     (a, b) =>
       compare(a.platform, b.platform) ||
@@ -78,6 +93,7 @@ export async function addSeasonStats(
       ...a.increment,
       days: 0,
       updated_at: now,
+      region: regions.get(`${a.platform}\u0000${a.accountId}`) ?? '',
     };
     row.days = newDays.has(key(row)) ? 1 : 0;
     return row;
@@ -115,11 +131,19 @@ function seasonStatsUpdate(store: Store): Record<string, RawBuilder<number>> {
   return update;
 }
 
+/** A player a match names, with the match's region. */
+export interface PlayerRegion {
+  platform: string;
+  accountId: string;
+  region: string;
+}
+
 /**
- * Copies each of these players' `players.region` onto their season aggregates where it differs:
- * the aggregates a match just added (stored with no region) and every other one of a player
- * whose region that match changed (also a match that adds no aggregate, a custom one). Run
- * after both were written, in the same transaction, so the two never disagree.
+ * Makes these players' aggregates carry their `players.region`: the aggregates of a player whose
+ * region a match just changed (also a match that adds no aggregate, a custom one), and a new
+ * aggregate stored with the region of a match that is not the player's newest. Reads the
+ * players' regions by primary key, then one statement per region writes only the aggregates
+ * that differ, so a match that moves nobody writes nothing here.
  */
 export async function copyPlayerRegions(
   db: Db,
@@ -131,15 +155,27 @@ export async function copyPlayerRegions(
     if (ids.length === 0) byPlatform.set(platform, ids);
     ids.push(accountId);
   }
-  const playerRegion = sql<string>`(SELECT p.region FROM players p
-    WHERE p.platform = season_stats.platform AND p.account_id = season_stats.account_id)`;
   for (const [platform, ids] of byPlatform) {
-    await db
-      .updateTable('season_stats')
-      .set({ region: playerRegion })
+    const stored = await db
+      .selectFrom('players')
+      .select(['account_id', 'region'])
       .where('platform', '=', platform)
       .where('account_id', 'in', ids)
-      .where(sql<boolean>`region <> ${playerRegion}`)
       .execute();
+    const byRegion = new Map<string, string[]>();
+    for (const { account_id, region } of stored) {
+      const ofRegion = byRegion.get(region) ?? [];
+      if (ofRegion.length === 0) byRegion.set(region, ofRegion);
+      ofRegion.push(account_id);
+    }
+    for (const [region, accountIds] of byRegion) {
+      await db
+        .updateTable('season_stats')
+        .set({ region })
+        .where('platform', '=', platform)
+        .where('account_id', 'in', accountIds)
+        .where('region', '<>', region)
+        .execute();
+    }
   }
 }
