@@ -88,8 +88,8 @@ export interface SeasonStatsTable extends SeasonStatsValues {
   game_mode: string;
   updated_at: number;
   /**
-   * The player's `players.region`, copied beside every aggregate of theirs (ingest keeps it
-   * equal: src/store/season-stats-writes.ts), for the leaderboard rebuild's covering index.
+   * The player's `players.region`, copied beside every aggregate of theirs (kept equal by the
+   * triggers of migration 0015), for the leaderboard rebuild's covering index.
    */
   region: Generated<string>;
 }

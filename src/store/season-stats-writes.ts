@@ -30,22 +30,11 @@ const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
  * (insert … on conflict do nothing returning): the rows it returns are exactly the aggregates
  * for which the day is new, whose `days` grow by one. Then one multi-row upsert adds sums, keeps
  * maxima and restarts or extends the daily and weekly columns — the SQL form of
- * `mergeSeasonStats` in src/domain/stats.ts. Last, the region of every player the match names
- * (`players`, upserted before) is copied onto their aggregates (`copyPlayerRegions`); a new
- * aggregate is stored with the match's region, the player's unless the match is not their newest.
+ * `mergeSeasonStats` in src/domain/stats.ts. A new aggregate is stored with the match's region,
+ * nearly always its player's (`players`, upserted before); the database keeps the copy equal
+ * to `players.region` (triggers of migration 0015), so an existing aggregate's is left alone.
  */
 export async function addSeasonStats(
-  db: Db,
-  store: Store,
-  additions: readonly SeasonStatsAddition[],
-  now: number,
-  players: readonly PlayerRegion[],
-): Promise<void> {
-  await upsertAggregates(db, store, additions, now, players);
-  await copyPlayerRegions(db, players);
-}
-
-async function upsertAggregates(
   db: Db,
   store: Store,
   additions: readonly SeasonStatsAddition[],
@@ -136,46 +125,4 @@ export interface PlayerRegion {
   platform: string;
   accountId: string;
   region: string;
-}
-
-/**
- * Makes these players' aggregates carry their `players.region`: the aggregates of a player whose
- * region a match just changed (also a match that adds no aggregate, a custom one), and a new
- * aggregate stored with the region of a match that is not the player's newest. Reads the
- * players' regions by primary key, then one statement per region writes only the aggregates
- * that differ, so a match that moves nobody writes nothing here.
- */
-export async function copyPlayerRegions(
-  db: Db,
-  players: ReadonlyArray<{ platform: string; accountId: string }>,
-): Promise<void> {
-  const byPlatform = new Map<string, string[]>();
-  for (const { platform, accountId } of players) {
-    const ids = byPlatform.get(platform) ?? [];
-    if (ids.length === 0) byPlatform.set(platform, ids);
-    ids.push(accountId);
-  }
-  for (const [platform, ids] of byPlatform) {
-    const stored = await db
-      .selectFrom('players')
-      .select(['account_id', 'region'])
-      .where('platform', '=', platform)
-      .where('account_id', 'in', ids)
-      .execute();
-    const byRegion = new Map<string, string[]>();
-    for (const { account_id, region } of stored) {
-      const ofRegion = byRegion.get(region) ?? [];
-      if (ofRegion.length === 0) byRegion.set(region, ofRegion);
-      ofRegion.push(account_id);
-    }
-    for (const [region, accountIds] of byRegion) {
-      await db
-        .updateTable('season_stats')
-        .set({ region })
-        .where('platform', '=', platform)
-        .where('account_id', 'in', accountIds)
-        .where('region', '<>', region)
-        .execute();
-    }
-  }
 }

@@ -140,7 +140,7 @@ async function migrate(store: Store, adapter: DialectAdapter, schema?: string): 
   const migrator = new Migrator({
     db: store.db,
     ...(schema ? { migrationTableSchema: schema } : {}),
-    provider: migrationProvider({ blobType: adapter.blobType }),
+    provider: migrationProvider({ blobType: adapter.blobType, dialect: adapter.name }),
     // Migrations are added on parallel branches and each touches only its own tables, so a
     // store that already ran a later-numbered one still takes an earlier one that landed after it.
     allowUnorderedMigrations: true,

@@ -14,7 +14,6 @@ import {
   WEEKLY_STAT_COLUMNS,
   type SeasonStatsValues,
 } from '../../src/domain/stats.ts';
-import { copyPlayerRegions } from '../../src/store/season-stats-writes.ts';
 import { listSeasons } from '../../src/store/seasons.ts';
 import type { Db, Store } from '../../src/store/store.ts';
 import { accountId } from './matches.ts';
@@ -76,11 +75,8 @@ export async function seedEveryBoard(store: Store, now: number, count: number): 
       }
     }
     await store.db.insertInto('players').values(players).execute();
+    // The database gives each aggregate its player's region (migration 0015's triggers).
     await store.db.insertInto('season_stats').values(stats).execute();
-    await copyPlayerRegions(
-      store.db,
-      players.map((p) => ({ platform, accountId: p.account_id })),
-    );
   }
 }
 

@@ -6,7 +6,6 @@ import { leaderboardEntries, rankPlayers } from '../../src/domain/ranking.ts';
 import { type LeaderboardKey } from '../../src/store/leaderboards.ts';
 import { listLeaderboardCandidates } from '../../src/store/leaderboard-candidates.ts';
 import { rankLeaderboard } from '../../src/store/leaderboard-ranking.ts';
-import { copyPlayerRegions } from '../../src/store/season-stats-writes.ts';
 import type { Db, Store } from '../../src/store/store.ts';
 import {
   DAILY_STAT_COLUMNS,
@@ -69,12 +68,8 @@ async function seed(store: Store, count: number): Promise<void> {
     }
   }
   await store.db.insertInto('players').values(players).execute();
+  // The database gives each aggregate its player's region (migration 0015's triggers).
   await store.db.insertInto('season_stats').values(stats).execute();
-  // As ingest does: the player's region beside each of their aggregates.
-  await copyPlayerRegions(
-    store.db,
-    players.map((p) => ({ platform: p.platform, accountId: p.account_id })),
-  );
 }
 
 for (const database of testDatabases) {

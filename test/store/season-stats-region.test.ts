@@ -11,8 +11,28 @@ import { ingestMatch } from '../../src/ingest/ingest-match.ts';
 import { openIngestContext, type IngestTestContext } from '../helpers/ingest-deps.ts';
 import { makeMatchInput, TEST_NOW } from '../helpers/matches.ts';
 import { testDatabases } from '../helpers/stores.ts';
+import {
+  DAILY_STAT_COLUMNS,
+  MAXED_STAT_COLUMNS,
+  SUMMED_STAT_COLUMNS,
+  WEEKLY_STAT_COLUMNS,
+  type SeasonStatsValues,
+} from '../../src/domain/stats.ts';
 
 const HOUR = 3_600_000;
+
+/** Every stat of an aggregate at zero. */
+const ZERO_STATS = Object.fromEntries(
+  [
+    ...SUMMED_STAT_COLUMNS,
+    ...MAXED_STAT_COLUMNS,
+    ...DAILY_STAT_COLUMNS,
+    ...WEEKLY_STAT_COLUMNS,
+    'days',
+    'last_day',
+    'last_week',
+  ].map((column) => [column, 0]),
+) as unknown as SeasonStatsValues;
 
 /** A match of the same four players, played `hoursAgo` in `region`. */
 const match = (seed: string, hoursAgo: number, region: string, custom = false) =>
@@ -61,6 +81,90 @@ for (const database of testDatabases) {
   });
 }
 
+for (const database of testDatabases) {
+  test(`[${database.name}] a region that another writer gives a player reaches their aggregates`, async () => {
+    const ctx = await openIngestContext(database);
+    try {
+      await ingestMatch(ctx.deps, match('first', 5, 'pc-eu'));
+      const db = ctx.deps.store.db;
+      const moved = await db
+        .selectFrom('players')
+        .select(['platform', 'account_id'])
+        .orderBy('account_id')
+        .executeTakeFirstOrThrow();
+      await db
+        .updateTable('players')
+        .set({ region: 'pc-kakao' })
+        .where('platform', '=', moved.platform)
+        .where('account_id', '=', moved.account_id)
+        .execute();
+      const rows = await db
+        .selectFrom('season_stats')
+        .select(['account_id', 'region'])
+        .where('platform', '=', moved.platform)
+        .execute();
+      assert.ok(rows.some((row) => row.account_id === moved.account_id));
+      for (const row of rows) {
+        assert.equal(row.region, row.account_id === moved.account_id ? 'pc-kakao' : 'pc-eu');
+      }
+      assert.deepEqual(new Set(await regions(ctx)), new Set(['pc-kakao|pc-kakao', 'pc-eu|pc-eu']));
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  test(`[${database.name}] an aggregate inserted with another region than its player's takes the player's`, async () => {
+    const store = await database.open();
+    try {
+      await store.db
+        .insertInto('players')
+        .values({
+          platform: 'steam',
+          account_id: 'account.a',
+          name: 'a',
+          region: 'pc-eu',
+          ban_type: 'Innocent',
+          clan_id: '',
+          first_seen_at: 0,
+          last_seen_at: 0,
+        })
+        .execute();
+      const aggregate = (accountId: string, gameMode: string, region: string) => ({
+        platform: 'steam',
+        account_id: accountId,
+        season_id: 'season-x',
+        game_mode: gameMode,
+        ...ZERO_STATS,
+        updated_at: 0,
+        region,
+      });
+      await store.db
+        .insertInto('season_stats')
+        .values([
+          aggregate('account.a', 'solo', 'pc-na'),
+          aggregate('account.a', 'duo', 'pc-eu'),
+          aggregate('account.nobody', 'solo', 'pc-na'),
+        ])
+        .execute();
+      const stored = () =>
+        store.db
+          .selectFrom('season_stats')
+          .select(['account_id', 'game_mode', 'region'])
+          .orderBy('account_id')
+          .orderBy('game_mode')
+          .execute()
+          .then((rows) => rows.map((r) => `${r.account_id} ${r.game_mode} ${r.region}`));
+      assert.deepEqual(await stored(), [
+        'account.a duo pc-eu',
+        'account.a solo pc-eu',
+        'account.nobody solo ',
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+}
+
 test("aggregates stored before the region was kept beside them get their player's (migration 0015)", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-region-'));
   const file = path.join(dir, 'old.sqlite');
@@ -69,7 +173,10 @@ test("aggregates stored before the region was kept beside them get their player'
     const old = new Kysely<any>({
       dialect: new SqliteDialect({ database: new BetterSqlite3(file) }),
     });
-    const migrator = new Migrator({ db: old, provider: migrationProvider({ blobType: 'blob' }) });
+    const migrator = new Migrator({
+      db: old,
+      provider: migrationProvider({ blobType: 'blob', dialect: 'sqlite' }),
+    });
     assert.equal((await migrator.migrateTo('0014-player-matches-one-index')).error, undefined);
     const player = (id: string, region: string) => ({
       platform: 'pc-b',

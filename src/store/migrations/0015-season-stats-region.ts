@@ -1,16 +1,23 @@
 import { sql, type Kysely } from 'kysely';
+import type { MigrationContext } from './index.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations describe past schemas, not today's types */
 
 /**
  * The player's region beside each of their season aggregates (`season_stats.region`, always
- * the player's `players.region`, kept so by ingest: src/store/season-stats-writes.ts), and in
- * the leaderboard rebuild's covering index. A board's candidates are then read, pruned by their
- * region's bound and kept from the index alone: no join to players for each range of candidates
- * and no lookup of the region of each candidate above the floor (at a million players, most of
- * the rebuild's server time). The index replaces `season_stats_ranking`, its prefix.
+ * the player's `players.region`), and in the leaderboard rebuild's covering index. A board's
+ * candidates are then read, pruned by their region's bound and kept from the index alone: no
+ * join to players for each range of candidates and no lookup of the region of each candidate
+ * above the floor (at a million players, most of the rebuild's server time). The index
+ * replaces `season_stats_ranking`, its prefix.
+ *
+ * The database keeps the copy (see keepRegionCopied), whoever writes players or aggregates.
+ *
+ * On PostgreSQL the fill rewrites every aggregate and the index, built in the same transaction,
+ * also holds the rows' old versions: after migrating a large store, VACUUM season_stats and
+ * REINDEX the index to get the space back.
  */
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<any>, context: MigrationContext): Promise<void> {
   await db.schema
     .alterTable('season_stats')
     .addColumn('region', 'text', (column) => column.notNull().defaultTo(''))
@@ -38,4 +45,90 @@ export async function up(db: Kysely<any>): Promise<void> {
       'region',
     ])
     .execute();
+  await keepRegionCopied(db, context.dialect);
+}
+
+/**
+ * Two triggers keep `season_stats.region` equal to `players.region`, at no cost to a write that
+ * changes no region:
+ * - a player whose region changes (their newest match's, whichever writer stores it) carries
+ *   all their aggregates along;
+ * - a new aggregate stored with another region than its player's (ingest stores the match's,
+ *   which is not the player's when the match is older than their newest) takes the player's,
+ *   '' without a player. An aggregate updated by a conflicting insert keeps its region.
+ * PostgreSQL checks the inserted rows once per statement (a row trigger there would run a
+ * function for every row, and a twin copy inserts millions); SQLite has only row triggers,
+ * whose condition is one primary-key read of players.
+ */
+async function keepRegionCopied(db: Kysely<any>, dialect: 'sqlite' | 'postgres'): Promise<void> {
+  const playerRegion = (row: string) =>
+    `COALESCE((SELECT p.region FROM players p WHERE p.platform = ${row}.platform AND p.account_id = ${row}.account_id), '')`;
+  if (dialect === 'sqlite') {
+    await sql
+      .raw(
+        `CREATE TRIGGER players_region_to_season_stats
+          AFTER UPDATE OF region ON players
+          WHEN old.region IS NOT new.region
+          BEGIN
+            UPDATE season_stats SET region = new.region
+              WHERE platform = new.platform AND account_id = new.account_id;
+          END`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `CREATE TRIGGER season_stats_region_from_player
+          AFTER INSERT ON season_stats
+          WHEN new.region IS NOT ${playerRegion('new')}
+          BEGIN
+            UPDATE season_stats SET region = ${playerRegion('new')}
+              WHERE platform = new.platform AND account_id = new.account_id
+                AND season_id = new.season_id AND game_mode = new.game_mode;
+          END`,
+      )
+      .execute(db);
+    return;
+  }
+  await sql
+    .raw(
+      `CREATE FUNCTION players_region_to_season_stats() RETURNS trigger
+        LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+        BEGIN
+          UPDATE season_stats SET region = NEW.region
+            WHERE platform = NEW.platform AND account_id = NEW.account_id;
+          RETURN NULL;
+        END $$`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `CREATE TRIGGER players_region_to_season_stats
+        AFTER UPDATE OF region ON players
+        FOR EACH ROW WHEN (OLD.region IS DISTINCT FROM NEW.region)
+        EXECUTE FUNCTION players_region_to_season_stats()`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `CREATE FUNCTION season_stats_region_from_player() RETURNS trigger
+        LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+        BEGIN
+          UPDATE season_stats s SET region = COALESCE(p.region, '')
+            FROM inserted i LEFT JOIN players p
+              ON p.platform = i.platform AND p.account_id = i.account_id
+            WHERE s.platform = i.platform AND s.account_id = i.account_id
+              AND s.season_id = i.season_id AND s.game_mode = i.game_mode
+              AND i.region IS DISTINCT FROM COALESCE(p.region, '');
+          RETURN NULL;
+        END $$`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `CREATE TRIGGER season_stats_region_from_player
+        AFTER INSERT ON season_stats
+        REFERENCING NEW TABLE AS inserted
+        FOR EACH STATEMENT EXECUTE FUNCTION season_stats_region_from_player()`,
+    )
+    .execute(db);
 }

@@ -17,6 +17,8 @@ import * as seasonStatsRegion from './0015-season-stats-region.ts';
 export interface MigrationContext {
   /** Column type for byte strings: `blob` on SQLite, `bytea` on PostgreSQL. */
   blobType: 'blob' | 'bytea';
+  /** The database, for what its SQL says differently (triggers). */
+  dialect: 'sqlite' | 'postgres';
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations are untyped by design */
