@@ -9,7 +9,6 @@ import {
   type LeaderboardKey,
 } from '../store/leaderboards.ts';
 import { rankLeaderboard } from '../store/leaderboard-ranking.ts';
-import { listPlayerRegions } from '../store/leaderboard-candidates.ts';
 import { listSeasons } from '../store/seasons.ts';
 import type { Db } from '../store/store.ts';
 
@@ -57,16 +56,11 @@ export async function rebuildLeaderboards(deps: JobDeps): Promise<RebuildSummary
   const { store, config, clock } = deps;
   const seasons = await currentSeasons(store.db, clock.now());
   const summary: RebuildSummary = { seasons, builds: 0, candidates: 0, entries: 0 };
-  const boards: Array<{ key: LeaderboardKey; platformRegions: string[] }> = [];
-  for (const { platform, seasonId } of seasons) {
-    // Read once per platform: lets each board leave out most candidates before their region.
-    const platformRegions = await listPlayerRegions(store.db, platform);
-    for (const gameMode of STANDARD_GAME_MODES) {
-      boards.push({ key: { platform, seasonId, gameMode }, platformRegions });
-    }
-  }
-  const build = async ({ key, platformRegions }: (typeof boards)[number]): Promise<void> => {
-    const { entries, candidates } = await rankLeaderboard(store, key, { platformRegions });
+  const boards: LeaderboardKey[] = seasons.flatMap(({ platform, seasonId }) =>
+    STANDARD_GAME_MODES.map((gameMode) => ({ platform, seasonId, gameMode })),
+  );
+  const build = async (key: LeaderboardKey): Promise<void> => {
+    const { entries, candidates } = await rankLeaderboard(store, key);
     const builtAt = clock.now();
     await replaceLeaderboard(store, key, entries, {
       builtAt,

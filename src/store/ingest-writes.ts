@@ -83,7 +83,7 @@ export async function writeIngestedMatch(
     await executeBatched(trx, dialect, 'player_matches', playerMatches, (chunk) =>
       trx.insertInto('player_matches').values(chunk),
     );
-    await addSeasonStats(trx, store, rows.seasonStats, rows.now);
+    await addSeasonStats(trx, store, rows.seasonStats, rows.now, rows.players);
     await applyRankedResults(trx, store, rows.ranked, rows.now);
     if (rows.tournament) await upsertTournament(trx, rows.tournament);
     await writeMatchMastery(trx, store, rows.mastery);

@@ -1,8 +1,9 @@
 /**
  * What a leaderboard rebuild reads (src/store/leaderboard-ranking.ts ranks it): the pooled
  * means of a (platform, season, mode), where a range of its candidates ends, and one range of
- * candidates — all from the covering index `season_stats_ranking`, with name and region from
- * players — leaving out those who score below a bound of their region. The same SQL on both.
+ * candidates with their region — all from the covering index `season_stats_ranking_by_region`
+ * — leaving out those who score below a bound of their region; then the names of the kept.
+ * The same SQL on both.
  */
 import { sql, type RawBuilder } from 'kysely';
 import { PRIOR_GAMES, WEIGHTS, type PopulationMeans } from '../domain/ranking.ts';
@@ -96,34 +97,27 @@ export interface CandidatePage {
   means: PopulationMeans;
   /** Per region, the score below which its candidates are left out (they cannot be kept). */
   bounds: ReadonlyMap<string, number>;
-  /** The score below which every candidate is left out, before their player is read (null: none). */
-  floor: number | null;
 }
+
+/** A candidate as the ranking reads it: the aggregate and region, the name read for the kept. */
+export type RankingCandidate = Omit<LeaderboardCandidate, 'name'>;
 
 /**
  * One page of the key's candidates (in no order: the heaps need none), leaving out those scoring
  * below their region's bound, so the rows that reach JS are the few that can still be kept.
- *
- * Before the floor applies, most of a page can be kept and its players are joined. After, the
- * few rows that pass it look their player up by primary key: PostgreSQL's planner, not knowing
- * how few pass a score, would hash every player of the range for a join.
+ * Everything comes from the covering index: the region is the copy of the player's region
+ * beside the aggregate (`season_stats.region`), so no page reads a player.
  */
 export async function readCandidates(
   db: Db,
   key: LeaderboardKey,
-  { after, upTo, means, bounds, floor }: CandidatePage,
-): Promise<LeaderboardCandidate[]> {
-  const ofPlayer = (column: 'name' | 'region'): RawBuilder<string> =>
-    floor === null
-      ? sql<string>`p.${sql.ref(column)}`
-      : sql<string>`(SELECT p.${sql.ref(column)} FROM players p
-          WHERE p.platform = s.platform AND p.account_id = s.account_id)`;
+  { after, upTo, means, bounds }: CandidatePage,
+): Promise<RankingCandidate[]> {
   let query = db
     .selectFrom('season_stats as s')
     .select([
       's.account_id',
-      ofPlayer('name').as('name'),
-      ofPlayer('region').as('region'),
+      's.region',
       's.rounds_played',
       's.wins',
       's.top10s',
@@ -136,70 +130,93 @@ export async function readCandidates(
     .where('s.game_mode', '=', key.gameMode);
   if (after !== null) query = query.where('s.account_id', '>', after);
   if (upTo !== null) query = query.where('s.account_id', '<=', upTo);
-  if (floor === null) {
-    // On both sides of the join: PostgreSQL does not carry a range over the join's equality,
-    // and would otherwise read the platform's players from the first (or all of them).
-    query = query.innerJoin('players as p', (join) => {
-      let on = join
-        .onRef('p.platform', '=', 's.platform')
-        .onRef('p.account_id', '=', 's.account_id');
-      if (after !== null) on = on.on('p.account_id', '>', after);
-      if (upTo !== null) on = on.on('p.account_id', '<=', upTo);
-      return on;
-    });
-  } else {
-    query = query.where(sql<boolean>`${scoreOf(means)} >= ${double(sql`${floor}`)}`);
-  }
   if (bounds.size > 0) {
     const cases = [...bounds].map(
       ([region, bound]) => sql`WHEN ${region} THEN ${double(sql`${bound}`)}`,
     );
-    const bound = sql`CASE ${ofPlayer('region')} ${sql.join(cases, sql` `)} ELSE ${double(sql`${-Number.MAX_VALUE}`)} END`;
+    const bound = sql`CASE s.region ${sql.join(cases, sql` `)} ELSE ${double(sql`${-Number.MAX_VALUE}`)} END`;
     query = query.where(sql<boolean>`${scoreOf(means)} >= ${bound}`);
   }
   const rows = await query.execute();
   return rows.map((row) => ({
     accountId: row.account_id,
-    name: row.name,
     region: row.region,
-    games: Number(row.rounds_played),
-    wins: Number(row.wins),
-    top10s: Number(row.top10s),
-    kills: Number(row.kills),
-    damageDealt: Number(row.damage_dealt),
-    winPlaceSum: Number(row.win_place_sum),
+    ...aggregateOf(row),
   }));
+}
+
+const aggregateOf = (row: {
+  rounds_played: number;
+  wins: number;
+  top10s: number;
+  kills: number;
+  damage_dealt: number;
+  win_place_sum: number;
+}): Omit<RankingCandidate, 'accountId' | 'region'> => ({
+  games: Number(row.rounds_played),
+  wins: Number(row.wins),
+  top10s: Number(row.top10s),
+  kills: Number(row.kills),
+  damageDealt: Number(row.damage_dealt),
+  winPlaceSum: Number(row.win_place_sum),
+});
+
+/** Statements of `readNames` hold at most this many ids (far below either database's limit). */
+const NAMES_PER_READ = 1_000;
+
+/** The current name of each of these players of `platform` (by primary key), by account id. */
+export async function readNames(
+  db: Db,
+  platform: string,
+  accountIds: readonly string[],
+): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (let i = 0; i < accountIds.length; i += NAMES_PER_READ) {
+    const rows = await db
+      .selectFrom('players')
+      .select(['account_id', 'name'])
+      .where('platform', '=', platform)
+      .where('account_id', 'in', accountIds.slice(i, i + NAMES_PER_READ))
+      .execute();
+    for (const row of rows) names.set(row.account_id, row.name);
+  }
+  return names;
 }
 
 /**
  * Every player with an aggregate for the leaderboard's platform, season and mode, with their
- * current name and region, unpruned: one page with no range and no bound (the means then play
- * no part). Bots never have aggregates, so they are never candidates.
+ * current name and region as the players table has them (the definition the copy beside the
+ * aggregates follows): what the ranking is checked against. Bots never have aggregates, so
+ * they are never candidates.
  */
-export function listLeaderboardCandidates(
+export async function listLeaderboardCandidates(
   db: Db,
   key: LeaderboardKey,
 ): Promise<LeaderboardCandidate[]> {
-  const means = { winRate: 0, top10Rate: 0, placement: 0, kills: 0, damage: 0 };
-  return readCandidates(db, key, {
-    after: null,
-    upTo: null,
-    means,
-    bounds: new Map(),
-    floor: null,
-  });
-}
-
-/**
- * Every region the players of a platform have ('' for unknown): what a rebuild needs to know
- * before it can leave a candidate out without reading their region.
- */
-export async function listPlayerRegions(db: Db, platform: string): Promise<string[]> {
   const rows = await db
-    .selectFrom('players')
-    .select('region')
-    .distinct()
-    .where('platform', '=', platform)
+    .selectFrom('season_stats as s')
+    .innerJoin('players as p', (join) =>
+      join.onRef('p.platform', '=', 's.platform').onRef('p.account_id', '=', 's.account_id'),
+    )
+    .select([
+      's.account_id',
+      'p.name',
+      'p.region',
+      's.rounds_played',
+      's.wins',
+      's.top10s',
+      's.kills',
+      's.damage_dealt',
+      's.win_place_sum',
+    ])
+    .where('s.platform', '=', key.platform)
+    .where('s.season_id', '=', key.seasonId)
+    .where('s.game_mode', '=', key.gameMode)
     .execute();
-  return rows.map((row) => row.region);
+  return rows.map((row) => ({
+    accountId: row.account_id,
+    name: row.name,
+    region: row.region,
+    ...aggregateOf(row),
+  }));
 }

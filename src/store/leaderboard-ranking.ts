@@ -1,8 +1,9 @@
 /**
  * The leaderboard ranking of src/domain/ranking.ts at a million players: the pooled means in one
  * aggregate statement, then every candidate read in account id ranges of `CANDIDATES_PER_READ`
- * (src/store/leaderboard-candidates.ts: the covering index `season_stats_ranking`, joined to players for name and region),
- * scored with the domain's `rankScore` and kept only while among the best of its region. No
+ * (src/store/leaderboard-candidates.ts: the covering index `season_stats_ranking_by_region`, the
+ * region stored beside each aggregate), scored with the domain's `rankScore` and kept only while
+ * among the best of its region; the names of the entries are read last. No
  * candidate list is ever held, no statement sorts the population, and no statement runs long:
  * the store is free between pages for the writers and readers of other threads.
  *
@@ -18,7 +19,13 @@ import {
   tierOf,
   type RankedPlayer,
 } from '../domain/ranking.ts';
-import { rangeEnd, readCandidates, readMeans } from './leaderboard-candidates.ts';
+import {
+  rangeEnd,
+  readCandidates,
+  readMeans,
+  readNames,
+  type RankingCandidate,
+} from './leaderboard-candidates.ts';
 import type { LeaderboardCandidate, LeaderboardKey } from './leaderboards.ts';
 import type { Db, Store } from './store.ts';
 
@@ -33,7 +40,7 @@ export interface RankedLeaderboard {
 }
 
 interface Scored {
-  player: LeaderboardCandidate;
+  player: RankingCandidate;
   score: number;
 }
 
@@ -92,7 +99,6 @@ async function rankOn(
       upTo,
       means,
       bounds: cutOffs(regions, capacity),
-      floor: floorOf(regions, capacity, options.platformRegions),
     });
     for (const player of page) {
       let best = regions.get(player.region);
@@ -104,14 +110,23 @@ async function rankOn(
 
   const kept = [...regions.values()].flatMap((best) => [...best.items()]).sort(compare);
   const perRegion = new Map<string, number>();
-  const entries: RankedPlayer<LeaderboardCandidate>[] = [];
+  const ranked: RankedPlayer<RankingCandidate>[] = [];
   for (const [index, { player, score }] of kept.entries()) {
     const inRegion = (perRegion.get(player.region) ?? 0) + 1;
     perRegion.set(player.region, inRegion);
     if (index >= size && (player.region === '' || inRegion > regionalSize)) continue;
     const rankPoints = rankPointsOf(score);
-    entries.push({ player, rank: index + 1, score, rankPoints, ...tierOf(rankPoints) });
+    ranked.push({ player, rank: index + 1, score, rankPoints, ...tierOf(rankPoints) });
   }
+  const names = await readNames(
+    db,
+    key.platform,
+    ranked.map((entry) => entry.player.accountId),
+  );
+  const entries = ranked.map((entry) => ({
+    ...entry,
+    player: { ...entry.player, name: names.get(entry.player.accountId) ?? '' },
+  }));
   return { entries, candidates: population };
 }
 
@@ -121,31 +136,6 @@ export interface RankOptions {
   regionalSize?: number;
   /** Candidates a statement reads (tests make it small). */
   perRead?: number;
-  /**
-   * Every region the key's platform's players have (`listPlayerRegions`): once each has its
-   * best complete, whoever scores below all of them is left out before the join to players.
-   */
-  platformRegions?: readonly string[];
-}
-
-/**
- * The score below which no candidate can be kept, whatever their region: the lowest bound
- * of `cutOffs`, once every region of the platform has its best complete (null before, or
- * without the list of regions, when a candidate's region must be read to know).
- */
-function floorOf(
-  regions: Map<string, BoundedBest<Scored>>,
-  capacity: number,
-  platformRegions: readonly string[] | undefined,
-): number | null {
-  if (platformRegions === undefined || platformRegions.length === 0) return null;
-  let floor = Infinity;
-  for (const region of platformRegions) {
-    const items = regions.get(region)?.items() ?? [];
-    if (items.length < capacity) return null;
-    floor = Math.min(floor, items[0]!.score - SCORE_MARGIN);
-  }
-  return floor;
 }
 
 /**

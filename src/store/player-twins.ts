@@ -87,7 +87,8 @@ const SEASON_STAT_COLUMNS = [
 
 /** Per table: the columns copied from the template's rows as they are. */
 const COPIED_COLUMNS: Record<'season_stats' | 'player_matches', string[]> = {
-  season_stats: SEASON_STAT_COLUMNS,
+  // The template's region, which is also the twin's (its players row copies it too).
+  season_stats: [...SEASON_STAT_COLUMNS, 'region'],
   player_matches: ['match_id', 'created_at', 'game_mode', 'season_id', 'is_custom'],
 };
 

@@ -87,6 +87,11 @@ export interface SeasonStatsTable extends SeasonStatsValues {
   season_id: string;
   game_mode: string;
   updated_at: number;
+  /**
+   * The player's `players.region`, copied beside every aggregate of theirs (kept equal by the
+   * triggers of migration 0015), for the leaderboard rebuild's covering index.
+   */
+  region: Generated<string>;
 }
 
 /** The distinct UTC days a player played a mode in a season, behind the `days` stat. */

@@ -2,7 +2,7 @@
  * Season and lifetime aggregates: the upsert that adds one match's increments, exactly as
  * `mergeSeasonStats` (src/domain/stats.ts) does in memory.
  */
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Insertable, type RawBuilder } from 'kysely';
 import {
   DAILY_STAT_COLUMNS,
   MAXED_STAT_COLUMNS,
@@ -30,15 +30,19 @@ const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
  * (insert … on conflict do nothing returning): the rows it returns are exactly the aggregates
  * for which the day is new, whose `days` grow by one. Then one multi-row upsert adds sums, keeps
  * maxima and restarts or extends the daily and weekly columns — the SQL form of
- * `mergeSeasonStats` in src/domain/stats.ts.
+ * `mergeSeasonStats` in src/domain/stats.ts. A new aggregate is stored with the match's region,
+ * nearly always its player's (`players`, upserted before); the database keeps the copy equal
+ * to `players.region` (triggers of migration 0015), so an existing aggregate's is left alone.
  */
 export async function addSeasonStats(
   db: Db,
   store: Store,
   additions: readonly SeasonStatsAddition[],
   now: number,
+  players: readonly PlayerRegion[],
 ): Promise<void> {
   if (additions.length === 0) return;
+  const regions = new Map(players.map((p) => [`${p.platform}\u0000${p.accountId}`, p.region]));
   const sorted = [...additions].sort(
     (a, b) =>
       compare(a.platform, b.platform) ||
@@ -69,7 +73,7 @@ export async function addSeasonStats(
   );
   const newDays = new Set(inserted.map(key));
 
-  const statRows: SeasonStatsTable[] = sorted.map((a) => {
+  const statRows: Array<Insertable<SeasonStatsTable>> = sorted.map((a) => {
     const row = {
       platform: a.platform,
       account_id: a.accountId,
@@ -78,6 +82,7 @@ export async function addSeasonStats(
       ...a.increment,
       days: 0,
       updated_at: now,
+      region: regions.get(`${a.platform}\u0000${a.accountId}`) ?? '',
     };
     row.days = newDays.has(key(row)) ? 1 : 0;
     return row;
@@ -113,4 +118,11 @@ function seasonStatsUpdate(store: Store): Record<string, RawBuilder<number>> {
   for (const column of WEEKLY_STAT_COLUMNS) update[column] = period('last_week', column);
   update.updated_at = added('updated_at');
   return update;
+}
+
+/** A player a match names, with the match's region. */
+export interface PlayerRegion {
+  platform: string;
+  accountId: string;
+  region: string;
 }

@@ -75,6 +75,7 @@ export async function seedEveryBoard(store: Store, now: number, count: number): 
       }
     }
     await store.db.insertInto('players').values(players).execute();
+    // The database gives each aggregate its player's region (migration 0015's triggers).
     await store.db.insertInto('season_stats').values(stats).execute();
   }
 }

@@ -20,7 +20,7 @@ export interface TestDatabase {
  */
 const SCHEMA_LOCK = 'gamedata-test-schemas';
 
-async function withSchemaLock<T>(url: string, work: () => Promise<T>): Promise<T> {
+export async function withSchemaLock<T>(url: string, work: () => Promise<T>): Promise<T> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {

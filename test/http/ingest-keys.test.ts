@@ -18,7 +18,10 @@ test('keys made before scopes existed become read keys (migration 0004-key-scope
     const old = new Kysely<any>({
       dialect: new SqliteDialect({ database: new BetterSqlite3(file) }),
     });
-    const migrator = new Migrator({ db: old, provider: migrationProvider({ blobType: 'blob' }) });
+    const migrator = new Migrator({
+      db: old,
+      provider: migrationProvider({ blobType: 'blob', dialect: 'sqlite' }),
+    });
     const { error } = await migrator.migrateTo('0002-jobs-leaderboards-samples');
     assert.equal(error, undefined);
     await old

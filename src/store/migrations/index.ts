@@ -11,11 +11,14 @@ import * as mirror from './0009-mirror.ts';
 import * as matchDocumentOneCopy from './0011-match-document-one-copy.ts';
 import * as leaderboardRankingIndex from './0013-leaderboard-ranking-index.ts';
 import * as playerMatchesOneIndex from './0014-player-matches-one-index.ts';
+import * as seasonStatsRegion from './0015-season-stats-region.ts';
 
 /** What a migration needs to know about the database it runs on. */
 export interface MigrationContext {
   /** Column type for byte strings: `blob` on SQLite, `bytea` on PostgreSQL. */
   blobType: 'blob' | 'bytea';
+  /** The database, for what its SQL says differently (triggers). */
+  dialect: 'sqlite' | 'postgres';
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations are untyped by design */
@@ -35,6 +38,7 @@ const STEPS: Record<string, Step> = {
   '0011-match-document-one-copy': matchDocumentOneCopy,
   '0013-leaderboard-ranking-index': leaderboardRankingIndex,
   '0014-player-matches-one-index': playerMatchesOneIndex,
+  '0015-season-stats-region': seasonStatsRegion,
 };
 
 /** The migrations as Kysely's Migrator wants them, bound to one database's context. */

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { PostgresDialect, sql, type Expression, type RawBuilder } from 'kysely';
+import { PostgresDialect, sql, type Dialect, type Expression, type RawBuilder } from 'kysely';
 import type { DialectAdapter } from '../dialect-adapter.ts';
 import { availabilityReporter, type StoreLog } from '../store-errors.ts';
 import { resilientPool } from './resilient-pool.ts';
@@ -25,6 +25,36 @@ export interface PostgresOptions {
   log: StoreLog;
 }
 
+const APPLICATION_NAME = 'gamedata-api';
+
+/**
+ * A dialect of one connection for the migrator alone, without the statement and read timeouts
+ * of the store's pool: a migration rewrites whole tables (filling a new column, building an
+ * index), which on a large store takes longer than any query should, and cut short it would
+ * roll back and be retried at every start. The wait for the connection stays bounded.
+ */
+export function postgresMigrationDialect(
+  url: string,
+  options: Omit<PostgresOptions, 'statementTimeoutMs'>,
+): Dialect {
+  const settings = [
+    // 0 turns off a statement_timeout that the server, database or role may set.
+    '-c statement_timeout=0',
+    ...(options.schema ? [`-c search_path=${options.schema}`] : []),
+  ];
+  const pool = new pg.Pool({
+    connectionString: url,
+    options: settings.join(' '),
+    application_name: `${APPLICATION_NAME} migrations`,
+    max: 1,
+    connectionTimeoutMillis: options.connectTimeoutMs,
+    keepAlive: true,
+  });
+  return new PostgresDialect({
+    pool: resilientPool(pool, availabilityReporter('PostgreSQL', options.log)),
+  });
+}
+
 /**
  * Connects a pool to PostgreSQL. Timestamps are bigint columns, read back as JS numbers. Every
  * wait is bounded (connect, statement, read) and a lost server is reported, never thrown at the
@@ -34,7 +64,7 @@ export function postgresAdapter(url: string, options: PostgresOptions): DialectA
   const pool = new pg.Pool({
     connectionString: url,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
-    application_name: 'gamedata-api',
+    application_name: APPLICATION_NAME,
     max: POOL_SIZE,
     connectionTimeoutMillis: options.connectTimeoutMs,
     statement_timeout: options.statementTimeoutMs,
