@@ -18,7 +18,8 @@ import { listSeasons } from '../../src/store/seasons.ts';
 import type { Db, Store } from '../../src/store/store.ts';
 import { accountId } from './matches.ts';
 
-const ZEROS = Object.fromEntries(
+/** Every stat of a season aggregate at zero: what seeded aggregates start from. */
+export const ZERO_AGGREGATE = Object.fromEntries(
   [
     ...SUMMED_STAT_COLUMNS,
     ...MAXED_STAT_COLUMNS,
@@ -59,7 +60,7 @@ export async function seedEveryBoard(store: Store, now: number, count: number): 
       for (const [m, gameMode] of STANDARD_GAME_MODES.entries()) {
         const games = 1 + ((i * 7 + m) % 30);
         stats.push({
-          ...ZEROS,
+          ...ZERO_AGGREGATE,
           platform,
           account_id: accountId,
           season_id: season.id,

@@ -7,25 +7,10 @@ import { type LeaderboardKey } from '../../src/store/leaderboards.ts';
 import { listLeaderboardCandidates } from '../../src/store/leaderboard-candidates.ts';
 import { rankLeaderboard } from '../../src/store/leaderboard-ranking.ts';
 import type { Db, Store } from '../../src/store/store.ts';
-import {
-  DAILY_STAT_COLUMNS,
-  MAXED_STAT_COLUMNS,
-  SUMMED_STAT_COLUMNS,
-  WEEKLY_STAT_COLUMNS,
-  type SeasonStatsValues,
-} from '../../src/domain/stats.ts';
+import { ZERO_AGGREGATE } from '../helpers/leaderboard-boards.ts';
 
 const KEY: LeaderboardKey = { platform: 'pc-b', seasonId: 'season-x', gameMode: 'squad' };
 const REGIONS = ['pc-eu', 'pc-na', 'pc-as', ''];
-const ZEROS = Object.fromEntries(
-  [
-    ...SUMMED_STAT_COLUMNS,
-    ...MAXED_STAT_COLUMNS,
-    ...DAILY_STAT_COLUMNS,
-    ...WEEKLY_STAT_COLUMNS,
-    'days',
-  ].map((column) => [column, 0]),
-) as unknown as SeasonStatsValues;
 
 /**
  * `count` players with varied aggregates for KEY, some of them twins (same aggregate: only the
@@ -52,7 +37,7 @@ async function seed(store: Store, count: number): Promise<void> {
     });
     for (const gameMode of [KEY.gameMode, 'duo']) {
       stats.push({
-        ...ZEROS,
+        ...ZERO_AGGREGATE,
         platform: KEY.platform,
         account_id: accountId,
         season_id: KEY.seasonId,
