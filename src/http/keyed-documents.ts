@@ -15,7 +15,6 @@
  * interval later on others. A rendering also ends at its own `validUntil` (a listed match leaving
  * the retention window) and at most MAX_AGE_MS after it was made (from half of it on, by URL).
  */
-import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
@@ -24,10 +23,8 @@ import type { ChangeFeed } from '../store/change-feed.ts';
 import type { AppMetrics } from './metrics.ts';
 import { documentGenerations } from './document-generations.ts';
 import { DocumentCache } from './document-cache.ts';
-import { acceptsGzip, gzipEtag, isNotModified } from './precompressed.ts';
+import { acceptsGzip, gzipDocument, gzipEtag, isNotModified } from './precompressed.ts';
 import type { FastSource } from './fast-path.ts';
-
-const gzip = promisify(zlib.gzip);
 
 /** What a route renders on a miss. Everything in it must depend on the request URL alone. */
 export interface RenderedDocument {
@@ -171,7 +168,7 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
     const renderedAt = clock.now();
     return {
       body,
-      bodyGzip: rendered.bodyGzip ?? (enabled ? await gzip(body) : null),
+      bodyGzip: rendered.bodyGzip ?? (enabled ? await gzipDocument(body) : null),
       etag,
       etagGzip: etag === null ? '' : gzipEtag(etag),
       tags: [kind, ...rendered.tags],

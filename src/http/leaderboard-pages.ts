@@ -7,8 +7,6 @@
  * build, so the next request reads the new one. Pages are held by their build and dropped with it.
  */
 import crypto from 'node:crypto';
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
 import { v5 as uuidV5 } from 'uuid';
 import type { Clock } from '../clock.ts';
 import { renderLeaderboard } from '../presenters/leaderboard-document.ts';
@@ -22,9 +20,7 @@ import {
 } from '../store/leaderboards.ts';
 import { DOCUMENT_KINDS } from '../store/document-changes.ts';
 import type { Store } from '../store/store.ts';
-import { gzipEtag } from './precompressed.ts';
-
-const gzip = promisify(zlib.gzip);
+import { gzipDocument, gzipEtag } from './precompressed.ts';
 
 /**
  * How long a lookup that found no current build (the job has not built this season yet, or its
@@ -171,7 +167,7 @@ export function leaderboardPages(store: Store, clock: Clock, watch: WatchTag): L
       }),
     );
     const etag = `"${crypto.createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-    return { body, bodyGzip: await gzip(body), etag, etagGzip: gzipEtag(etag) };
+    return { body, bodyGzip: await gzipDocument(body), etag, etagGzip: gzipEtag(etag) };
   }
 
   return {
