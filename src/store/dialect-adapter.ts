@@ -35,6 +35,12 @@ export interface DialectAdapter {
    * neither feature).
    */
   withSerialConnection?<DB, T>(db: Kysely<DB>, work: (db: Kysely<DB>) => Promise<T>): Promise<T>;
+  /**
+   * A dialect of its own for the migrator, where the store's connections bound every statement
+   * more tightly than a migration rewriting a large table may take (PostgreSQL); the migrator
+   * closes it when done. Absent where migrations run on the store's own connection (SQLite).
+   */
+  migrationDialect?(): Dialect;
 }
 
 /** Connections of a pool at one instant, for metrics. */

@@ -100,7 +100,7 @@ export async function openStore(url: string, options: OpenOptions = {}): Promise
   const started = performance.now();
   for (let attempt = 1; ; attempt++) {
     try {
-      await migrate(store, adapter, url, options);
+      await migrate(store, adapter, options.schema);
       if (attempt > 1) log.info(`Database ${describeLocation(url)} answered (attempt ${attempt})`);
       return store;
     } catch (error) {
@@ -136,17 +136,19 @@ function describeLocation(url: string): string {
   }
 }
 
-async function migrate(
-  store: Store,
-  adapter: DialectAdapter,
-  url: string,
-  options: OpenOptions,
-): Promise<void> {
-  const db = await migrationDb(store, url, options);
+/**
+ * Applies pending migrations: where the adapter has a dialect for them (PostgreSQL, without the
+ * statement timeout that bounds every query of the store), on a connection of their own;
+ * otherwise on the store's (SQLite's one connection, which has none).
+ */
+async function migrate(store: Store, adapter: DialectAdapter, schema?: string): Promise<void> {
+  const db = adapter.migrationDialect
+    ? new Kysely<Database>({ dialect: adapter.migrationDialect() })
+    : store.db;
   try {
     const migrator = new Migrator({
       db,
-      ...(options.schema ? { migrationTableSchema: options.schema } : {}),
+      ...(schema ? { migrationTableSchema: schema } : {}),
       provider: migrationProvider({ blobType: adapter.blobType, dialect: adapter.name }),
       // Migrations are added on parallel branches and each touches only its own tables, so a
       // store that already ran a later-numbered one still takes an earlier one that landed after it.
@@ -157,21 +159,4 @@ async function migrate(
   } finally {
     if (db !== store.db) await db.destroy();
   }
-}
-
-/**
- * Where migrations run: on PostgreSQL a connection of their own, without the statement timeout
- * that bounds every query of the store (see postgresMigrationDialect); on SQLite the store's
- * one connection, which has none.
- */
-async function migrationDb(store: Store, url: string, options: OpenOptions): Promise<Db> {
-  if (!isPostgresUrl(url)) return store.db;
-  const { postgresMigrationDialect } = await import('./postgres/dialect.ts');
-  return new Kysely<Database>({
-    dialect: postgresMigrationDialect(url, {
-      ...(options.schema ? { schema: options.schema } : {}),
-      connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-      log: options.log ?? SILENT_STORE_LOG,
-    }),
-  });
 }

@@ -33,7 +33,7 @@ const APPLICATION_NAME = 'gamedata-api';
  * index), which on a large store takes longer than any query should, and cut short it would
  * roll back and be retried at every start. The wait for the connection stays bounded.
  */
-export function postgresMigrationDialect(
+function postgresMigrationDialect(
   url: string,
   options: Omit<PostgresOptions, 'statementTimeoutMs'>,
 ): Dialect {
@@ -93,6 +93,12 @@ export function postgresAdapter(url: string, options: PostgresOptions): DialectA
       idle: pool.idleCount,
       waiting: pool.waitingCount,
     }),
+    migrationDialect: () =>
+      postgresMigrationDialect(url, {
+        ...(options.schema ? { schema: options.schema } : {}),
+        connectTimeoutMs: options.connectTimeoutMs,
+        log: options.log,
+      }),
     settleTables: async (db, tables) => {
       // VACUUM runs outside any transaction: one statement per table.
       for (const table of tables) await sql`VACUUM (ANALYZE) ${sql.table(table)}`.execute(db);
