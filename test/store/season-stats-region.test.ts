@@ -3,10 +3,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
-import { migrationProvider } from '../../src/store/migrations/index.ts';
 import { openStore } from '../../src/store/store.ts';
+import { sqliteStoreAt } from '../helpers/old-store.ts';
 import { ingestMatch } from '../../src/ingest/ingest-match.ts';
 import { openIngestContext, type IngestTestContext } from '../helpers/ingest-deps.ts';
 import { makeMatchInput, TEST_NOW } from '../helpers/matches.ts';
@@ -169,15 +167,7 @@ test("aggregates stored before the region was kept beside them get their player'
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-region-'));
   const file = path.join(dir, 'old.sqlite');
   try {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a past schema, untyped
-    const old = new Kysely<any>({
-      dialect: new SqliteDialect({ database: new BetterSqlite3(file) }),
-    });
-    const migrator = new Migrator({
-      db: old,
-      provider: migrationProvider({ blobType: 'blob', dialect: 'sqlite' }),
-    });
-    assert.equal((await migrator.migrateTo('0014-player-matches-one-index')).error, undefined);
+    const old = await sqliteStoreAt(file, '0014-player-matches-one-index');
     const player = (id: string, region: string) => ({
       platform: 'pc-b',
       account_id: id,
