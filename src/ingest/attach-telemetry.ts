@@ -20,6 +20,7 @@ import { renderDocumentRow } from './load-match-document.ts';
 import { isSameTelemetry, type TelemetryFile } from './telemetry-file.ts';
 import { addLateTelemetryMastery } from './mastery-late-telemetry.ts';
 import { announceDocumentChanges } from '../store/document-changes.ts';
+import { transactWithoutBlocking } from '../store/sqlite/lock-wait.ts';
 
 /**
  * Gives a stored match its telemetry file, stored under `key` when it has none yet. Returns
@@ -34,7 +35,7 @@ export async function attachTelemetryFile(
 ): Promise<'attached' | 'unchanged'> {
   if (match.telemetryKey !== null) return compareStored(deps, match.id, match.telemetryKey, file);
   const variant = canonicalMatchDocumentVariant(match.platform, deps.config);
-  const claimed = await deps.store.db.transaction().execute(async (trx) => {
+  const claimed = await transactWithoutBlocking(deps.store, async (trx) => {
     if (!(await claimTelemetryKey(trx, match.id, key))) return false;
     const tags = await addLateTelemetryMastery(trx, deps.store, match.id, file.events);
     await deps.blobs.put(key, file.gzip);

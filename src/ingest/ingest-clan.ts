@@ -19,6 +19,7 @@ import { ClanInput, PlayerStatusInput } from './clan-input.ts';
 import { IngestError } from './ingest-error.ts';
 import { DOCUMENT_KINDS, announceDocumentChanges, playerTag } from '../store/document-changes.ts';
 import type { IngestDeps } from './ingest-match.ts';
+import { transactWithoutBlocking } from '../store/sqlite/lock-wait.ts';
 
 /** The outcome of ingesting something other than a match. */
 export interface EntityResult {
@@ -44,7 +45,7 @@ export async function ingestClan(deps: IngestDeps, input: unknown): Promise<Enti
   const clan = checkInput(clanChecker, input);
   const { platform, id } = clan;
   const now = deps.clock.now();
-  return deps.store.db.transaction().execute(async (trx) => {
+  return transactWithoutBlocking(deps.store, async (trx) => {
     const stored = await findClan(trx, platform, id);
     const members = clan.members === undefined ? null : [...clan.members].sort();
     let movedFrom: string[] = [];
@@ -98,7 +99,7 @@ export async function ingestPlayerStatus(deps: IngestDeps, input: unknown): Prom
     throw new IngestError('banType', 'a player status sets banType, clanId or both');
   }
   const now = deps.clock.now();
-  return deps.store.db.transaction().execute(async (trx) => {
+  return transactWithoutBlocking(deps.store, async (trx) => {
     const current = (await findPlayerStatuses(trx, platform, [accountId])).get(accountId);
     if (current === undefined) {
       throw new IngestError(

@@ -36,6 +36,7 @@ import {
 } from '../store/document-changes.ts';
 import { MAX_CLOCK_SKEW_MS } from './validate-match.ts';
 import { isObject, type Json } from '../domain/json-object.ts';
+import { transactWithoutBlocking } from '../store/sqlite/lock-wait.ts';
 
 export interface RecordingOptions {
   /** The file's bytes as given; the document re-serialized when absent (an item of an array). */
@@ -136,7 +137,7 @@ export async function ingestRecordedClan(
     platform: recordingPlatform(deps, document, options.platform),
     id: clanId,
   });
-  const changed = await deps.store.db.transaction().execute(async (trx) => {
+  const changed = await transactWithoutBlocking(deps.store, async (trx) => {
     if (!(await putRecordedDocument(trx, recording, deps.clock.now()))) return false;
     const stored = await findClan(trx, recording.platform, clanId);
     if (stored === null || stored.updatedAt <= recording.recordedAt) {

@@ -17,6 +17,7 @@ import { addSeasonStats, type SeasonStatsAddition } from './season-stats-writes.
 import { applyRankedResults, type RankedAddition } from './ranked-writes.ts';
 import { writeMatchMastery, type MatchMasteryRows } from './mastery-writes.ts';
 import type { Db, Store } from './store.ts';
+import { transactWithoutBlocking } from './sqlite/lock-wait.ts';
 import { DOCUMENT_KINDS, announceDocumentChanges, sightingTags } from './document-changes.ts';
 
 export type { SeasonStatsAddition };
@@ -59,7 +60,7 @@ export async function writeIngestedMatch(
   rows: IngestedMatchRows,
 ): Promise<'ingested' | 'duplicate'> {
   const dialect = store.dialect;
-  return store.db.transaction().execute(async (trx) => {
+  return transactWithoutBlocking(store, async (trx) => {
     // A batched statement of one row, for its SQL text built once rather than per match.
     const inserted = await executeBatched(trx, dialect, 'matches', [rows.match], (chunk) =>
       trx

@@ -2,6 +2,7 @@ import { PLATFORMS, type Platform } from '../domain/shards.ts';
 import { seasonCatalogue, type SeasonDefinition } from '../domain/seasons.ts';
 import type { Db, Store } from './store.ts';
 import { DOCUMENT_KINDS, announceDocumentChanges } from './document-changes.ts';
+import { transactWithoutBlocking } from './sqlite/lock-wait.ts';
 
 /**
  * Adds the catalogue's seasons up to `now` (and the next one) that the table lacks. Existing
@@ -9,7 +10,7 @@ import { DOCUMENT_KINDS, announceDocumentChanges } from './document-changes.ts';
  * several processes at once.
  */
 export async function syncSeasons(store: Store, now: number): Promise<void> {
-  await store.db.transaction().execute(async (trx) => {
+  await transactWithoutBlocking(store, async (trx) => {
     let added = false;
     for (const platform of PLATFORMS) {
       const catalogue = seasonCatalogue(platform, now);

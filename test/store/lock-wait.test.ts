@@ -11,9 +11,11 @@ import { announceChanges } from '../../src/store/changes.ts';
 import { createChangeFeed } from '../../src/store/change-feed.ts';
 import { jobState, requestJobRebuilds } from '../../src/store/job-locks.ts';
 import { BUSY_TIMEOUT_MS, writeWithoutBlocking } from '../../src/store/sqlite/lock-wait.ts';
+import { syncSeasons } from '../../src/store/seasons.ts';
 import { openStore, type Store } from '../../src/store/store.ts';
 import { directoryBlobStore } from '../../src/blobs/directory-blob-store.ts';
 import { resolveShard } from '../../src/domain/shards.ts';
+import { ingestClan } from '../../src/ingest/ingest-clan.ts';
 import { ingestMatch } from '../../src/ingest/ingest-match.ts';
 import { loadMatchDocument } from '../../src/ingest/load-match-document.ts';
 import {
@@ -21,7 +23,7 @@ import {
   matchDocumentVariantKey,
 } from '../../src/presenters/match-document.ts';
 import { TEST_CONFIG } from '../helpers/ingest-deps.ts';
-import { TEST_NOW, makeMatchInput } from '../helpers/matches.ts';
+import { TEST_NOW, makeMatchInput, participantsOf } from '../helpers/matches.ts';
 
 const NOW = Date.UTC(2026, 0, 10);
 
@@ -154,4 +156,59 @@ test('a match document rendered on first request is saved while another connecti
       fs.rmSync(blobDir, { recursive: true, force: true });
     },
   );
+});
+
+test('a match ingested while another connection holds the lock waits without blocking, written whole', async () => {
+  const match = makeMatchInput();
+  const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-lock-blobs-'));
+  try {
+    await withLockHeldByAnother(
+      async (store, events) => {
+        const deps = {
+          store,
+          blobs: directoryBlobStore(blobDir),
+          clock: fixedClock(TEST_NOW),
+          config: TEST_CONFIG,
+        };
+        const result = await ingestMatch(deps, match);
+        events.push(result.status);
+        assert.deepEqual(events, ['lock let go', 'ingested']);
+        const stored = await store.db.selectFrom('participants').select('match_id').execute();
+        assert.equal(stored.length, participantsOf(match).length, 'every participant is written');
+        const [row] = (await sql<{ timeout: number }>`pragma busy_timeout`.execute(store.db)).rows;
+        assert.equal(row?.timeout, BUSY_TIMEOUT_MS);
+      },
+      (store) => syncSeasons(store, TEST_NOW),
+    );
+  } finally {
+    fs.rmSync(blobDir, { recursive: true, force: true });
+  }
+});
+
+test('a clan ingested while another connection holds the lock waits without blocking', async () => {
+  await withLockHeldByAnother(async (store, events) => {
+    const deps = { store, blobs: null as never, clock: fixedClock(TEST_NOW), config: TEST_CONFIG };
+    await ingestClan(deps, {
+      kind: 'clan',
+      platform: 'pc-a',
+      id: 'clan.0123456789abcdef0123456789abcdef',
+      name: 'Lock',
+      tag: 'LCK',
+      level: 3,
+    });
+    events.push('clan written');
+    assert.deepEqual(events, ['lock let go', 'clan written']);
+    const clans = await store.db.selectFrom('clans').select('name').execute();
+    assert.deepEqual(clans, [{ name: 'Lock' }]);
+  });
+});
+
+test('seasons synced while another connection holds the lock wait without blocking', async () => {
+  await withLockHeldByAnother(async (store, events) => {
+    await syncSeasons(store, TEST_NOW);
+    events.push('synced');
+    assert.deepEqual(events, ['lock let go', 'synced']);
+    const seasons = await store.db.selectFrom('seasons').select('id').execute();
+    assert.ok(seasons.length > 0, 'the catalogue is written');
+  });
 });

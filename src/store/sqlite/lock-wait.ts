@@ -59,6 +59,19 @@ export async function writeWithoutBlocking<T>(
 }
 
 /**
+ * Runs `body` in one transaction that, on SQLite, waits for a write lock held elsewhere without
+ * blocking the thread (see writeWithoutBlocking). A transaction that meets the lock is rolled
+ * back whole, so running it again from its start is always safe; its body must only have no
+ * effects outside the store that cannot be repeated.
+ */
+export function transactWithoutBlocking<T>(
+  store: Pick<Store, 'db' | 'dialect'>,
+  body: (trx: Db) => Promise<T>,
+): Promise<T> {
+  return writeWithoutBlocking(store, (db) => db.transaction().execute(body));
+}
+
+/**
  * `write` on the store's one connection, held meanwhile (no other query of this thread runs
  * with the handler off), with the busy handler off; restored whatever happens.
  */
