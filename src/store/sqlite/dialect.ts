@@ -1,7 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { SqliteDialect, sql, type Expression, type RawBuilder, type SqliteDatabase } from 'kysely';
+import {
+  CompiledQuery,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type DatabaseConnection,
+  type Driver,
+  type Expression,
+  type RawBuilder,
+  type SqliteDatabase,
+  type SqliteDialectConfig,
+} from 'kysely';
 import type { DialectAdapter } from '../dialect-adapter.ts';
 import { BUSY_TIMEOUT_MS } from './lock-wait.ts';
 
@@ -29,7 +40,7 @@ export function sqliteAdapter(file: string): DialectAdapter {
   database.pragma('temp_store = MEMORY');
   return {
     name: 'sqlite',
-    dialect: new SqliteDialect({ database: withStatementCache(database) }),
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }),
     blobType: 'blob',
     greatest: <T>(a: Expression<T>, b: Expression<T>): RawBuilder<T> => sql<T>`max(${a}, ${b})`,
     // BINARY, SQLite's default collation, already compares the UTF-8 bytes.
@@ -52,4 +63,31 @@ function withStatementCache(database: BetterSqlite3.Database): SqliteDatabase {
       return statement;
     },
   };
+}
+
+/**
+ * SQLite's Kysely dialect with every transaction begun IMMEDIATE, taking the write lock at its
+ * start. A deferred transaction that reads and then writes cannot wait for a lock taken by
+ * another connection meanwhile: SQLite answers SQLITE_BUSY at once (the busy handler is not
+ * called for that upgrade), so a purge reading what to delete failed whenever an ingest
+ * committed in between. Every transaction here writes; waiting for the lock happens at BEGIN,
+ * in the busy handler or, on the serving thread, with timers (lock-wait.ts).
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
 }
