@@ -81,7 +81,11 @@ function rawErrorResponse(error: ApiError): string {
  * headers over `--max-http-header-size`, 16 KB by default): the error document is written to the
  * socket, which closes once it is flushed.
  */
-function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
+function clientErrorHandler(
+  this: FastifyInstance,
+  error: Error & { code?: string },
+  socket: Duplex,
+): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   // A response already under way on this socket (a request answered before its malformed body
   // was read, as Node's own handler checks) cannot be followed by another: just close.
@@ -90,7 +94,10 @@ function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): v
     socket.destroy();
     return;
   }
-  socket.end(rawErrorResponse(parserError(error)), () => socket.destroy());
+  const refusal = parserError(error);
+  // No route, method or timing exists for these: the metrics count them apart, by status.
+  this.metrics?.parserRefusals.inc({ status: String(refusal.status) });
+  socket.end(rawErrorResponse(refusal), () => socket.destroy());
 }
 
 /** Errors Fastify's router raises before a route is chosen; the URL is never echoed back. */

@@ -58,6 +58,12 @@ export function createAppMetrics(store: Pick<Store, 'poolStats'>) {
       buckets: HTTP_BUCKETS,
       registers,
     }),
+    parserRefusals: new Counter({
+      name: 'gamedata_http_parser_refusals_total',
+      help: "Requests refused by Node's HTTP parser before any route (malformed request line or headers, headers over the size limit, an unknown method), by the status answered.",
+      labelNames: ['status'] as const,
+      registers,
+    }),
     rateLimitRefusals: new Counter({
       name: 'gamedata_rate_limit_refusals_total',
       help: 'Requests refused with 429 because their API key spent its budget, by route.',

@@ -9,6 +9,7 @@ import {
   rawRequest,
   type RawResponse,
 } from '../helpers/raw-http.ts';
+import { parseExposition, sampleValue } from '../helpers/prometheus.ts';
 
 let t: TestApp;
 let port: number;
@@ -139,6 +140,20 @@ test('requests the HTTP parser rejects get JSON:API errors', async () => {
     assertJsonApiError(response, status);
     assert.equal(response.headers.connection, 'close', name);
   }
+});
+
+test("the parser's refusals are counted in the metrics by status, apart from routed requests", async () => {
+  const refusals = async (status: string): Promise<number> => {
+    const response = await t.app.inject({ url: '/metrics' });
+    const samples = parseExposition(response.body);
+    return sampleValue(samples, 'gamedata_http_parser_refusals_total', { status }) ?? 0;
+  };
+  const [before400, before505] = [await refusals('400'), await refusals('505')];
+  await rawRequest(port, 'GET /status HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n');
+  await rawRequest(port, 'GET /sta\u0000tus HTTP/1.1\r\nHost: x\r\n\r\n');
+  await rawRequest(port, 'GET /status HTTP/7.0\r\nHost: x\r\n\r\n');
+  assert.equal(await refusals('400'), before400 + 2);
+  assert.equal(await refusals('505'), before505 + 1);
 });
 
 test('an HTTP/1.1 request without Host is a JSON:API 400; HTTP/1.0 needs none', async () => {
