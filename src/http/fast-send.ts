@@ -6,6 +6,7 @@ import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { ApiKey } from '../store/api-keys.ts';
 import type { FastAnswer, FastPathDeps, RateCount, RouteLine } from './fast-answer.ts';
+import { decimalText } from './decimal-text.ts';
 
 /** Sends `answer` (200) for a request that started at `started` (performance.now(), ms). */
 export type Send = (
@@ -42,7 +43,9 @@ export function fastSender(d: FastPathDeps): Send {
     let date: string | null = null;
     if (count !== null) {
       const reset = d.resetHeaders(count.ttlInSeconds, now);
-      headers.push('x-ratelimit-limit', count.max, 'x-ratelimit-remaining', count.remaining);
+      // The remaining budget is new on every answer: its text is made without V8's cache.
+      headers.push('x-ratelimit-limit', count.max);
+      headers.push('x-ratelimit-remaining', decimalText(count.remaining));
       headers.push('x-ratelimit-reset', reset.reset);
       date = reset.date;
     }
