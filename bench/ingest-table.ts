@@ -29,18 +29,23 @@ export function ingestTable(report: IngestReport): string {
       row.path === 'floor' ? '1.00×' : ratioCell(row.floorRatio, row.goal),
     ]),
   );
-  const start =
-    report.cliStartSeconds === null || report.cliWorkersStartSeconds === null
-      ? ''
-      : ` A CLI process's start (${report.cliWorkersStartSeconds.toFixed(2)} CPU s with its ingest worker threads', ${report.cliStartSeconds.toFixed(2)} without) is taken off the CLI first pass and the demo rows.`;
+  const starts = [
+    report.cliWorkersStartSeconds === null
+      ? null
+      : `${report.cliWorkersStartSeconds.toFixed(2)} CPU s with its ingest worker threads', off the CLI first pass`,
+    report.cliStartSeconds === null
+      ? null
+      : `${report.cliStartSeconds.toFixed(2)} CPU s without, off the demo row`,
+  ].filter((part) => part !== null);
+  const start = starts.length === 0 ? '' : ` A CLI process's start: ${starts.join('; ')}.`;
   return (
     `${table}\n\n` +
     'Floor: JSON.parse of each input and one gzip of its telemetry, the cheapest of three passes. ' +
     'Each path is shown warm — held to the goal, the cost per match of a process that has been ingesting for a while — and on its first pass, which also pays V8 compiling the ingest code. ' +
     'Library: the first of three passes in this process, each into a fresh store, and the cheaper of the other two. ' +
     'HTTP: the same matches posted to a freshly started server, and to another one after it ingested as many other matches of the same demo. ' +
-    'CLI (`gamedata ingest <dir>`, pinned like the servers): one run of the matches less the start, and warm the marginal cost of as many more — a run of the other matches then these, less the run of these (cheapest of two runs each, alternating); ' +
-    '"CLI unpinned" is that marginal cost with the process free to use every core (its cores used: whether both work). ' +
+    'CLI (`gamedata ingest <dir>`, pinned like the servers): one run of the matches less the start measured apart, and warm the CPU of the process (every thread) between the lines reporting the last of as many other matches and the last of these, in a run that ingests those others first and a few more after (the cheaper of two runs); ' +
+    '"CLI unpinned" is that warm window with the process free to use every core: its cores used says whether both work (on a shared machine, only as far as the other core is free). ' +
     `Goals: ingest ≥ ${INGEST_GOAL}×, demo (generation included) ≥ ${DEMO_GOAL}× the floor.${start}`
   );
 }
