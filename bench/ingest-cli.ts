@@ -57,7 +57,7 @@ export interface CliCosts {
   unpinned: PathCost | null;
 }
 
-/** Warm runs pinned; the cheapest counts. */
+/** Warm runs pinned by default; the cheapest counts. */
 const WARM_RUNS = 2;
 
 export async function ingestWithCli(
@@ -68,6 +68,8 @@ export async function ingestWithCli(
     cpus: string | null;
     start: StartCost;
     cpuProfDir?: string | undefined;
+    /** Pinned warm runs, the cheapest counting. */
+    warmRuns?: number;
   },
 ): Promise<CliCosts> {
   const run = (dir: string, cpus: string | null, window?: [number, number]) =>
@@ -81,7 +83,7 @@ export async function ingestWithCli(
   const warmUp = set.warmFiles.length;
   const window: [number, number] = [warmUp, warmUp + set.inputs.length];
   let warm: PathCost | null = null;
-  for (let i = 0; i < WARM_RUNS; i++) {
+  for (let i = 0; i < (options.warmRuns ?? WARM_RUNS); i++) {
     const cost = (await run(set.bothDir, options.cpus, window)).window!;
     if (warm === null || (cost.cpuMicros ?? Infinity) < (warm.cpuMicros ?? Infinity)) warm = cost;
   }
