@@ -15,7 +15,19 @@ export type TelemetryProfile = 'default' | 'full';
 
 export interface MatchSet {
   profile: TelemetryProfile;
+  /** The set's files, one match each. */
   dir: string;
+  /**
+   * As many other matches of the same demo (distinct ids, the same mix), to warm a process with
+   * before the set is measured: their files, kept on disk rather than in memory.
+   */
+  warmFiles: string[];
+  /**
+   * Links to the warm-up files, then to the set's, then to the first few warm-up files again (a
+   * tail, so that while the set's last matches are stored a worker pool still has files to
+   * prepare, as in the middle of a long run): the CLI's warm run (ingest-cli.ts).
+   */
+  bothDir: string;
   /** The input bytes of each match, as written to its file. */
   inputs: Buffer[];
   /** Each match's telemetry as JSON (what is gzipped into its file); empty without telemetry. */
@@ -41,9 +53,10 @@ export function telemetryProfiles(): { profiles: TelemetryProfile[]; note: strin
 }
 
 /**
- * Writes `count` demo matches of a profile into `dir` (`match-0001.json`, …): every other match
- * of a demo twice that size, from the newest back, so the set mixes modes, maps and platforms
- * and none is near the end of the retention window while it is being ingested.
+ * Writes `count` demo matches of a profile into `<dir>/set` (`match-0001.json`, …): every other
+ * match of a demo twice that size, from the newest back, so the set mixes modes, maps and
+ * platforms and none is near the end of the retention window while it is being ingested. The
+ * matches in between go to `<dir>/warm`, and links to both (see MatchSet) to `<dir>/both`.
  */
 export function writeMatchSet(
   profile: TelemetryProfile,
@@ -55,23 +68,42 @@ export function writeMatchSet(
     (profile === 'full' ? { ...demoOptions, telemetry: 'full' } : demoOptions) as DemoOptions,
   );
   const all = [...plan.matches()];
-  const picked = all
-    .filter((_, i) => (all.length - 1 - i) % 2 === 0)
-    .slice(-options.count)
-    .reverse();
-  fs.mkdirSync(options.dir, { recursive: true });
+  const half = (parity: number) =>
+    all
+      .filter((_, i) => (all.length - 1 - i) % 2 === parity)
+      .slice(-options.count)
+      .reverse();
+  const [dir, warmDir, bothDir] = ['set', 'warm', 'both'].map((name) => {
+    const made = path.join(options.dir, name);
+    fs.mkdirSync(made, { recursive: true });
+    return made;
+  }) as [string, string, string];
+  const name = (i: number): string => `match-${String(i + 1).padStart(4, '0')}.json`;
+  const warmFiles = half(1).map((match, i) => {
+    const file = path.join(warmDir, name(i));
+    fs.writeFileSync(file, JSON.stringify(match));
+    fs.linkSync(file, path.join(bothDir, `a-${name(i)}`));
+    return file;
+  });
+  warmFiles.slice(0, WARM_TAIL).forEach((file, i) => {
+    fs.linkSync(file, path.join(bothDir, `c-${name(i)}`));
+  });
   const inputs: Buffer[] = [];
   const telemetry: Buffer[] = [];
-  picked.forEach((match, i) => {
+  half(0).forEach((match, i) => {
     const bytes = Buffer.from(JSON.stringify(match));
-    fs.writeFileSync(path.join(options.dir, `match-${String(i + 1).padStart(4, '0')}.json`), bytes);
+    fs.writeFileSync(path.join(dir, name(i)), bytes);
+    fs.linkSync(path.join(dir, name(i)), path.join(bothDir, `b-${name(i)}`));
     inputs.push(bytes);
     telemetry.push(
       match.telemetry ? Buffer.from(JSON.stringify(match.telemetry)) : Buffer.alloc(0),
     );
   });
-  return { profile, dir: options.dir, inputs, telemetry };
+  return { profile, dir, warmFiles, bothDir, inputs, telemetry };
 }
+
+/** Files after the set in `bothDir`: more than a worker pool prepares ahead (2 per worker). */
+export const WARM_TAIL = 8;
 
 /** The floor of one pass over a set: CPU µs (this process) and wall ms. */
 export interface FloorPass {

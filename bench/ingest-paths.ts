@@ -1,10 +1,9 @@
 /**
- * The ways matches enter the store, each measured on a fresh store as CPU time of every process
- * doing the work: the library (`ingestMatch` in this process), the CLI (`gamedata ingest <dir>`
- * in a child) and the demo (`gamedata demo`, which also generates its matches); HTTP is in
- * ingest-http.ts. A CLI child's start (Node, tsx, migrations, and for `ingest` its worker
- * threads) is measured on its own and taken off, so the figure is the cost per match a long
- * ingest approaches.
+ * The ways matches enter the store, each measured as CPU time of every process doing the work:
+ * the library (`ingestMatch` in this process) and the demo (`gamedata demo`, which also
+ * generates its matches) here, the CLI in ingest-cli.ts, HTTP in ingest-http.ts. A CLI child's
+ * start (Node, tsx, migrations, and for `ingest` its worker threads) is measured on its own and
+ * taken off.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -33,38 +32,44 @@ export interface StartCost {
 
 /**
  * `ingestMatch` in this process, one match after the other, from the input bytes (given as the
- * source of the parsed input, as the CLI and HTTP paths give them), into a fresh store under
- * `dataDir` per pass; the cheapest of `passes` counts, as for the floor (measureFloor): a first
- * pass also pays V8 compiling the ingest code, which a long-running ingest pays once.
+ * source of the parsed input, as the CLI and HTTP paths give them), each pass into a fresh store
+ * under `dataDir`. `first`: the set into a fresh store, the first pass, which also pays V8
+ * compiling the ingest code; `warm`: the cheaper of later passes that each ingest the warm-up
+ * matches first, unmeasured, then the set — as the HTTP and CLI paths are measured warm: a store
+ * that already holds matches of the same players upserts into existing rows, which costs SQLite
+ * more than filling an empty one.
  */
 export async function ingestWithLibrary(
   set: MatchSet,
   dataDir: string,
   passes = LIBRARY_PASSES,
-): Promise<PathCost> {
-  let best: PathCost | null = null;
-  for (let pass = 0; pass < passes; pass++) {
-    const cost = await libraryPass(set, path.join(dataDir, `pass-${pass}`));
-    if (best === null || (cost.cpuMicros ?? Infinity) < (best.cpuMicros ?? Infinity)) best = cost;
+): Promise<{ first: PathCost; warm: PathCost }> {
+  const first = await libraryPass(set, path.join(dataDir, 'pass-0'), false);
+  let warm: PathCost | null = null;
+  for (let pass = 1; pass < passes; pass++) {
+    const cost = await libraryPass(set, path.join(dataDir, `pass-${pass}`), true);
+    if (warm === null || (cost.cpuMicros ?? Infinity) < (warm.cpuMicros ?? Infinity)) warm = cost;
   }
-  return best!;
+  return { first, warm: warm! };
 }
 
-/** Passes of the library path, each into a fresh store; the cheapest counts. */
-const LIBRARY_PASSES = 2;
+/** Passes of the library path, each into a fresh store: the first, then warm ones. */
+const LIBRARY_PASSES = 3;
 
-async function libraryPass(set: MatchSet, dataDir: string): Promise<PathCost> {
+async function libraryPass(set: MatchSet, dataDir: string, warmUp: boolean): Promise<PathCost> {
   const runtime = await openRuntime(loadConfig(dataDirEnv(dataDir)));
+  const ingest = async (input: Buffer): Promise<boolean> => {
+    const result = await ingestMatch(runtime, JSON.parse(input.toString('utf8')), {
+      source: input,
+    });
+    return result.status === 'ingested';
+  };
   try {
+    if (warmUp) for (const file of set.warmFiles) await ingest(fs.readFileSync(file));
     const wall = performance.now();
     const cpu = process.cpuUsage();
     let failures = 0;
-    for (const input of set.inputs) {
-      const result = await ingestMatch(runtime, JSON.parse(input.toString('utf8')), {
-        source: input,
-      });
-      if (result.status !== 'ingested') failures++;
-    }
+    for (const input of set.inputs) if (!(await ingest(input))) failures++;
     const used = process.cpuUsage(cpu);
     return {
       matches: set.inputs.length - failures,
@@ -77,7 +82,10 @@ async function libraryPass(set: MatchSet, dataDir: string): Promise<PathCost> {
   }
 }
 
-/** Runs `gamedata <args>` to its end; resolves with its CPU µs (from this process's children). */
+/**
+ * Runs `gamedata <args>` to its end; resolves with its CPU µs (from this process's children).
+ * `onLine` sees each line of its standard output as it comes, with the child's pid.
+ */
 export async function runCli(
   children: ChildRegistry,
   args: string[],
@@ -86,6 +94,7 @@ export async function runCli(
     cpus: string | null;
     cpuProfDir?: string | undefined;
     env?: Readonly<Record<string, string>>;
+    onLine?: (line: string, pid: number) => void;
   },
 ): Promise<{ cpuMicros: number | null; wallMs: number; output: string; code: number | null }> {
   const profile = options.cpuProfDir
@@ -104,70 +113,27 @@ export async function runCli(
     },
   );
   let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  let partial = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    const text = chunk.toString();
+    output += text;
+    if (options.onLine === undefined) return;
+    const lines = (partial + text).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) options.onLine(line, child.pid!);
+  });
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const code = await exitOf(child);
   return { cpuMicros: meter(), wallMs: performance.now() - wall, output, code };
 }
 
-/**
- * A CLI run that does nothing but start, open (and migrate) a fresh store and end — with
- * `workers`, after starting its ingest worker threads; the cheaper of two runs, the first of
- * which may fill tsx's transform cache. Workers start at a directory's first files, as in a
- * measured run; the two files given are then `{}`, which a worker hands straight back and the
- * main thread refuses. A worker's start is paid once per process like the process's own (from
- * the TypeScript sources it loads its modules through tsx's hooks, about as much CPU as 10
- * matches of 2 MB), so the CLI row has it taken off with it; the demo starts no worker.
- */
-export async function cliStartCost(
-  children: ChildRegistry,
-  workDir: string,
-  cpus: string | null,
-  workers: boolean,
-): Promise<StartCost> {
-  let best: StartCost | null = null;
-  for (let run = 0; run < 2; run++) {
-    const empty = fs.mkdtempSync(path.join(workDir, 'empty-'));
-    if (workers)
-      for (const name of ['a.json', 'b.json']) fs.writeFileSync(path.join(empty, name), '{}');
-    const { cpuMicros, wallMs } = await runCli(children, ['ingest', empty], {
-      dataDir: fs.mkdtempSync(path.join(workDir, 'start-')),
-      cpus,
-    });
-    if (best === null || (cpuMicros ?? Infinity) < (best.cpuMicros ?? Infinity)) {
-      best = { cpuMicros, wallMs };
-    }
-  }
-  return best!;
-}
-
 /** A CLI run's cost less its start (CPU and wall time). */
-function lessStart(run: { cpuMicros: number | null; wallMs: number }, start: StartCost) {
+export function lessStart(run: { cpuMicros: number | null; wallMs: number }, start: StartCost) {
   return {
     cpuMicros:
       run.cpuMicros === null || start.cpuMicros === null ? null : run.cpuMicros - start.cpuMicros,
     // Unknown (NaN) when the start, measured in another run, took longer than this whole run.
     wallMs: run.wallMs > start.wallMs ? run.wallMs - start.wallMs : NaN,
-  };
-}
-
-/** `gamedata ingest <dir>` in a child process, its start taken off. */
-export async function ingestWithCli(
-  children: ChildRegistry,
-  set: MatchSet,
-  options: {
-    dataDir: string;
-    cpus: string | null;
-    start: StartCost;
-    cpuProfDir?: string | undefined;
-  },
-): Promise<PathCost> {
-  const run = await runCli(children, ['ingest', set.dir], options);
-  const stored = (run.output.match(/^ingested /gm) ?? []).length;
-  return {
-    matches: stored,
-    ...lessStart(run, options.start),
-    failures: set.inputs.length - stored,
   };
 }
 

@@ -29,6 +29,8 @@ export interface BenchOptions {
   skipStoreSize: boolean;
   ingestMatches: number;
   ingestDemoScale: number;
+  /** Telemetry profiles the ingest paths are measured with, and whether the demo is. */
+  ingestParts: string[];
   jobs: string[];
   jobWindow: number;
   databaseUrl: string | undefined;
@@ -48,6 +50,9 @@ const positiveInteger = (value: string): number => {
   return n;
 };
 /** A comma-separated subset of `known`; `none` is the empty set. */
+/** The ingest paths on default or full-size telemetry (when the demo offers it), and the demo. */
+const INGEST_PARTS = ['default', 'full', 'demo'] as const;
+
 const subsetOf =
   (known: readonly string[]) =>
   (value: string): string[] => {
@@ -114,6 +119,12 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       40,
     )
     .option('--ingest-demo-scale <x>', 'scale of the `gamedata demo` run measured', positive, 0.05)
+    .option(
+      '--ingest-parts <names>',
+      `ingest measurements made, comma-separated: ${INGEST_PARTS.join(', ')}`,
+      subsetOf(INGEST_PARTS),
+      [...INGEST_PARTS],
+    )
     .option(
       '--jobs <names>',
       `jobs run under load, comma-separated, or none: ${JOB_NAMES.join(', ')}`,

@@ -18,7 +18,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { prepareBenchData } from './bench-data.ts';
 import { createChildRegistry, hasTaskset, pinSelf, planPinning } from './children.ts';
-import { measureIngest, ingestTable, type IngestReport } from './ingest-report.ts';
+import { measureIngest, type IngestReport } from './ingest-report.ts';
+import { ingestTable } from './ingest-table.ts';
 import { measureJobsUnderLoad, type JobRow } from './jobs-under-load.ts';
 import { jobsTable } from './jobs-table.ts';
 import { parseBenchOptions } from './options.ts';
@@ -152,6 +153,7 @@ async function main(): Promise<void> {
     results.ingest = await measureIngest(children, {
       matches: options.ingestMatches,
       demoScale: options.ingestDemoScale,
+      parts: options.ingestParts,
       seed: options.seed,
       serverCpus: pinning.servers,
       cpuProfDir: options.cpuProf,

@@ -4,6 +4,7 @@
  * loaded when the command runs.
  */
 import { Option, type Command } from 'commander';
+import type { IngestSourceResult } from '../ingest/ingest-source.ts';
 import { instant, withRuntime, type CliIo } from './cli-io.ts';
 
 interface IngestCommandOptions {
@@ -46,12 +47,9 @@ export function registerIngestCommand(program: Command, io: CliIo): void {
       await withRuntime(io, async (runtime) => {
         const { ingestWorkers } = runtime.config;
         const pool = ingestWorkers > 0 ? openPreparePool(ingestWorkers, runtime.config) : null;
-        const results = await ingestPath(runtime, source, {
-          ...options,
-          ...(pool ? { pool } : {}),
-        }).finally(() => pool?.close());
         const counts = { ingested: 0, attached: 0, unchanged: 0, error: 0 };
-        for (const result of results) {
+        // Each line as its match is stored, so a long directory shows its progress.
+        const onResult = (result: IngestSourceResult): void => {
           // Clans, statuses and recorded ranked/clan documents say 'duplicate' for unchanged.
           counts[result.status === 'duplicate' ? 'unchanged' : result.status]++;
           if (result.status === 'error') {
@@ -60,7 +58,12 @@ export function registerIngestCommand(program: Command, io: CliIo): void {
             const what = 'matchId' in result ? result.matchId : `${result.kind} ${result.id}`;
             io.out(`${result.status.padEnd(9)} ${what} (${result.source})`);
           }
-        }
+        };
+        await ingestPath(runtime, source, {
+          ...options,
+          ...(pool ? { pool } : {}),
+          onResult,
+        }).finally(() => pool?.close());
         io.out(
           `${counts.ingested} ingested, ${counts.attached} given their telemetry, ` +
             `${counts.unchanged} unchanged, ${counts.error} refused`,

@@ -66,6 +66,12 @@ test('the inline telemetry text is found as JSON.parse reads the object, or not 
   // Values skipped whole, brackets and quotes inside their strings included.
   assert.equal(found('{"a":{"b":"]}"},"telemetry":[{"c":"[\\"{"}] ,"d":[]}'), '[{"c":"[\\"{"}]');
   assert.equal(found('{"telemetry":"x","y":[1]}'), undefined);
+  // Every bracket counted, nested in either order, and no other byte between strings.
+  assert.equal(found('{"telemetry":[[],{"a":[{}]},[[true]]],"b":[]}'), '[[],{"a":[{}]},[[true]]]');
+  assert.equal(
+    found('{"telemetry":[{"Y":[{"_":[]}],"y":{}},null],"b":{}}'),
+    '[{"Y":[{"_":[]}],"y":{}},null]',
+  );
   assert.equal(found('{"telemetry":null,"y":[1]}'), undefined);
 });
 
