@@ -4,12 +4,11 @@
  * a leaderboard rebuild or a purge at a million players takes seconds. An in-memory SQLite store
  * cannot be shared with another thread; its jobs run in the caller's thread, as before.
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Config } from '../config.ts';
 import type { ChangeFeed } from '../store/change-feed.ts';
 import type { Job, JobDeps } from './scheduler.ts';
+import { startModuleWorker } from '../module-worker.ts';
 
 /** Runs a job's work (without its lease, which the caller holds) and returns its summary. */
 export interface JobRunner {
@@ -43,22 +42,6 @@ const LOWER_BEFORE_TSX = `{
   } catch {}
 }`;
 
-/**
- * The thread's module: job-thread.js once built; under tsx (development, tests, the bench)
- * job-thread.ts, loaded through tsx's loader registered in the thread first (Node 20 threads do
- * not inherit it), once the thread is lowered.
- */
-function threadEntry(): [URL] | [string, { eval: true }] {
-  const extension = path.extname(fileURLToPath(import.meta.url));
-  const entry = new URL(`./job-thread${extension}`, import.meta.url);
-  if (extension !== '.ts') return [entry];
-  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  return [
-    `${LOWER_BEFORE_TSX}\nimport(${tsx}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`,
-    { eval: true },
-  ];
-}
-
 /** Runs jobs where the caller is: what tests with an in-memory store and a fixed clock use. */
 export const inProcessRunner: JobRunner = {
   run: (job, deps, options) => job.run(deps, options),
@@ -82,8 +65,13 @@ export function threadRunner(config: Readonly<Config>): JobRunner {
   const pending = new Map<number, { resolve(summary: string): void; reject(e: Error): void }>();
 
   const start = (): Worker => {
-    const [entry, options] = threadEntry();
-    const started = new Worker(entry, { ...options, workerData: { config } });
+    // Lowered before tsx compiles the job's modules; job-thread.ts lowers itself once loaded.
+    const started = startModuleWorker(
+      import.meta.url,
+      'job-thread',
+      { workerData: { config } },
+      LOWER_BEFORE_TSX,
+    );
     started.on('message', (reply: JobThreadReply) => {
       const waiting = pending.get(reply.id);
       pending.delete(reply.id);
