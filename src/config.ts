@@ -139,7 +139,7 @@ const Env = Type.Object({
     Type.Integer({
       minimum: 0,
       description:
-        'Worker threads preparing matches (parse, validate, telemetry gzip, rendering) while `gamedata ingest` writes a directory; default: one fewer than the cores, at least 1; 0 prepares them on the main thread.',
+        'Worker threads preparing matches (parse, validate, telemetry gzip, rendering) while `gamedata ingest` writes a directory, and the matches posted to `serve` while it answers other requests; default: one fewer than the cores, at least 1; 0 prepares them on the main thread.',
     }),
   ),
   INGEST_RATE_LIMIT_PER_MINUTE: Type.Integer({
@@ -315,7 +315,7 @@ export interface Config {
   defaultRatePerMinute: number;
   /** Largest ingest body or telemetry file, in bytes once unzipped. */
   ingestMaxBytes: number;
-  /** Worker threads preparing matches for `gamedata ingest` (0: on the main thread). */
+  /** Worker threads preparing matches for `gamedata ingest` and `POST /ingest/matches` (0: on the main thread). */
   ingestWorkers: number;
   /** Default per-minute budget of an ingest key. */
   ingestRatePerMinute: number;

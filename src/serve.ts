@@ -30,6 +30,7 @@ import { createMirror } from './upstream/mirror.ts';
 import { mirrorCrawlJob } from './jobs/mirror-crawl.ts';
 import { createServingLogger } from './logger.ts';
 import { keepTickShapes } from './tick-shapes.ts';
+import { openPreparePool, type PreparePool } from './ingest/prepare-pool.ts';
 
 /** How often the scheduler looks for due jobs. */
 const JOB_TICK_MS = 60_000;
@@ -94,6 +95,12 @@ export async function serve(
   let crawler: Scheduler | null = null;
   let runner = inProcessRunner;
   let changes: ChangeFeed | null = null;
+  // SQLite's log is copied into the database file by a thread of its own, not by a commit of
+  // the serving thread.
+  const stopCheckpoints = runtime.store.checkpointInBackground?.() ?? null;
+  // Its threads start with the first match posted: a server that is never fed starts none.
+  const ingestPool: PreparePool | null =
+    config.ingestWorkers > 0 ? openPreparePool(config.ingestWorkers, config) : null;
   try {
     await loadDemoIfDue(runtime, log, stop);
     if (!stop.aborted) {
@@ -111,6 +118,7 @@ export async function serve(
         logger: log,
         mirror,
         changes,
+        ingestPool,
         ...(jobProgress ? { jobProgress } : {}),
       });
       drain = drainableServer(app);
@@ -177,6 +185,8 @@ export async function serve(
           await runtime.close();
         })(),
         runner.close(),
+        ingestPool?.close(),
+        stopCheckpoints?.(),
       ]),
       new Promise((resolve) => setTimeout(resolve, CLOSE_POOLS_MS)),
     ]);

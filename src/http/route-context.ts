@@ -14,6 +14,7 @@ import type { Mirror } from '../upstream/mirror.ts';
 import type { JobProgress } from '../jobs/job-progress.ts';
 import type { KeyedDocuments } from './keyed-documents.ts';
 import type { FastPath } from './fast-path.ts';
+import type { PreparePool } from '../ingest/prepare-pool.ts';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -39,6 +40,12 @@ export interface AppDeps {
    * builds its own when UPSTREAM_URL is set.
    */
   mirror?: Mirror | null;
+  /**
+   * Worker threads that prepare the matches posted to `POST /ingest/matches` (parse, validate,
+   * gzip, render, tally), so that a large match does not hold up the requests served meanwhile;
+   * absent or null: prepared on the serving thread. Its owner closes it.
+   */
+  ingestPool?: PreparePool | null;
 }
 
 /** The app's dependencies plus the hook that guards keyed endpoints. */

@@ -7,7 +7,14 @@ import { gunzipSync } from 'node:zlib';
 import type { IngestDeps, IngestResult } from './ingest-deps.ts';
 import { storeMatch } from './ingest-match.ts';
 import { assertMatchInputSchema } from './match-input-check.ts';
-import { prepareMatch, toError, type PreparedFile, type PrepareOutcome } from './prepare-match.ts';
+import {
+  bufferOf,
+  prepareMatch,
+  toError,
+  type PreparedFile,
+  type PrepareOutcome,
+  type PrepareTask,
+} from './prepare-match.ts';
 import type { PreparePool } from './prepare-pool.ts';
 import type { TelemetryFile } from './telemetry-file.ts';
 
@@ -15,7 +22,8 @@ import type { TelemetryFile } from './telemetry-file.ts';
  * Ingests the match in the ingest format that `source` holds (its telemetry inline, or in
  * `telemetry`, a file's bytes): prepared by `pool` when there is one, else in this thread.
  * Resolves null when `source` is not such a match (an array, a recorded document, a clan, not
- * JSON), for the caller to ingest as content; throws what ingestMatch throws.
+ * JSON), for the caller to ingest as content; throws what ingestMatch throws. The bytes are
+ * copied to the worker, so `source` stays the caller's.
  */
 export async function ingestMatchBytes(
   deps: IngestDeps,
@@ -24,13 +32,43 @@ export async function ingestMatchBytes(
   telemetry?: Buffer,
 ): Promise<IngestResult | null> {
   const task = { source, ...(telemetry ? { telemetry } : {}), now: deps.clock.now() };
-  let outcome = pool ? await pool.prepare(task) : null;
-  // Not prepared by a worker (not a match, or one its schema check refused): here, which names
-  // the field a refused match breaks.
-  if (outcome === null || outcome.kind === 'other') {
-    outcome = await prepareMatch(task, deps.config, assertMatchInputSchema);
-  }
+  const outcome = await prepare(deps, pool, task, false);
   return outcome.kind === 'other' ? null : storePrepared(deps, outcome);
+}
+
+/**
+ * ingestMatchBytes for bytes the caller is done with, a request's body: they move to a worker
+ * instead of being copied — tens of ms of the serving thread for a 20 MB match — leaving
+ * `source` empty. When they are not a match, they come back: `{ other }`, for the caller to
+ * ingest as content.
+ */
+export async function ingestHandedOverBytes(
+  deps: IngestDeps,
+  pool: PreparePool,
+  source: Buffer,
+): Promise<IngestResult | { other: Buffer }> {
+  const outcome = await prepare(deps, pool, { source, now: deps.clock.now() }, true);
+  return outcome.kind === 'other' ? { other: outcome.source } : storePrepared(deps, outcome);
+}
+
+/**
+ * Prepares a task in the pool (here without one), and here again when a worker's check cannot
+ * name what it refuses. Not a match: with the bytes where they are now (back from a worker).
+ */
+async function prepare(
+  deps: IngestDeps,
+  pool: PreparePool | null,
+  task: PrepareTask,
+  handOver: boolean,
+): Promise<Exclude<PrepareOutcome, { kind: 'other' }> | { kind: 'other'; source: Buffer }> {
+  const outcome = pool
+    ? await pool.prepare(task, handOver)
+    : await prepareMatch(task, deps.config, assertMatchInputSchema);
+  if (outcome.kind !== 'other') return outcome;
+  const source = outcome.source ? bufferOf(outcome.source) : bufferOf(task.source);
+  if (outcome.recheck !== true) return { kind: 'other', source };
+  const again = await prepareMatch({ ...task, source }, deps.config, assertMatchInputSchema);
+  return again.kind === 'other' ? { kind: 'other', source } : again;
 }
 
 /** Stores a prepared match, or throws the error preparing it found. */

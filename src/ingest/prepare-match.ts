@@ -36,11 +36,13 @@ export interface PreparedFile {
 /**
  * `prepared`: valid, ready to store (its input without the telemetry events); `other`: not a
  * match in the ingest format (an array, a recorded document, a clan, unreadable JSON), for the
- * caller to ingest as it would without a pool; `error`: refused, nothing to store.
+ * caller to ingest as it would without a pool — or, with `recheck`, a match a worker's schema
+ * check refused, to be prepared again where the field it breaks can be named; a worker sends
+ * the task's `source` back with it (prepare-worker.ts); `error`: refused, nothing to store.
  */
 export type PrepareOutcome =
   | { kind: 'prepared'; match: ValidMatch; file: PreparedFile | null; derived: DerivedMatch }
-  | { kind: 'other' }
+  | { kind: 'other'; recheck?: true; source?: Uint8Array }
   | { kind: 'error'; error: PrepareError; matchId?: string };
 
 /** An error as it crosses threads; `toError` makes it the error the in-process path throws. */
@@ -89,7 +91,7 @@ export async function prepareMatch(
       derived,
     };
   } catch (error) {
-    if (error instanceof SchemaRecheck) return { kind: 'other' };
+    if (error instanceof SchemaRecheck) return { kind: 'other', recheck: true };
     return {
       kind: 'error',
       error: errorOf(error),

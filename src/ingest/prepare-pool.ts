@@ -4,9 +4,8 @@
  * the other cores as the current one commits — SQLite has one writer, and the writes are what
  * must stay on the thread that holds the store. Each task goes to the least busy worker.
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../module-worker.ts';
 import { matchInputCheckCode } from './match-input-check.ts';
 import {
   bufferOf,
@@ -32,19 +31,10 @@ interface Slot {
   pending: Map<number, { resolve: (o: PrepareOutcome) => void; reject: (e: Error) => void }>;
 }
 
-/** The extension of the modules as run: `.ts` from the sources, `.js` once built. */
-const EXTENSION = path.extname(fileURLToPath(import.meta.url));
-
 /** A worker running prepare-worker with `config`. */
 function startWorker(config: PrepareConfig): Worker {
-  const file = new URL(`./prepare-worker${EXTENSION}`, import.meta.url);
   const workerData = { config, checkCode: matchInputCheckCode() };
-  if (EXTENSION !== '.ts') return new Worker(file, { workerData });
-  // Run from the TypeScript sources (tsx): a worker thread does not inherit the loader, so it
-  // registers tsx's before it imports the worker module.
-  const api = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  const bootstrap = `import(${api}).then(({ register }) => { register(); return import(${JSON.stringify(file.href)}); });`;
-  return new Worker(bootstrap, { eval: true, workerData });
+  return startModuleWorker(import.meta.url, 'prepare-worker', { workerData });
 }
 
 /** A pool of `size` (≥ 1) workers preparing matches with `config`, started at the first task. */
@@ -103,6 +93,8 @@ export function openPreparePool(size: number, config: PrepareConfig): PreparePoo
 
 /** Buffers arrive from a worker as Uint8Arrays: make them Buffers again (no copy). */
 function withBuffers(outcome: PrepareOutcome): PrepareOutcome {
+  if (outcome.kind === 'other' && outcome.source !== undefined)
+    return { ...outcome, source: bufferOf(outcome.source) };
   if (outcome.kind !== 'prepared') return outcome;
   const file = outcome.file && { gzip: bufferOf(outcome.file.gzip) };
   const documents = outcome.derived.documents.map((row) => {

@@ -25,7 +25,12 @@ function assertSchema(input: unknown): asserts input is MatchInput {
 
 parentPort!.on('message', (message: { id: number; task: PrepareTask }) => {
   void prepareMatch(message.task, config, assertSchema).then((prepared) => {
-    const outcome = withoutText(prepared);
+    // Not a match here: its bytes go back to whoever ingests it now (the caller may have
+    // handed them over).
+    const outcome =
+      prepared.kind === 'other'
+        ? { ...prepared, source: message.task.source }
+        : withoutText(prepared);
     parentPort!.postMessage({ id: message.id, outcome }, transferList(outcome));
   });
 });
@@ -43,6 +48,7 @@ function withoutText(outcome: PrepareOutcome): PrepareOutcome {
 
 /** What moves back instead of being copied: the outcome's buffers that own their memory. */
 function transferList(outcome: PrepareOutcome): ArrayBuffer[] {
+  if (outcome.kind === 'other') return ownedArrayBuffers([outcome.source]);
   if (outcome.kind !== 'prepared') return [];
   const views = [outcome.file?.gzip];
   for (const row of outcome.derived.documents) views.push(row.body_gzip);

@@ -16,6 +16,7 @@ import type { Store } from '../../src/store/store.ts';
 import { createApiKey } from '../../src/store/api-keys.ts';
 import { syncSeasons } from '../../src/store/seasons.ts';
 import type { TestDatabase } from './stores.ts';
+import type { PreparePool } from '../../src/ingest/prepare-pool.ts';
 
 export const TEST_NOW = '2026-11-20T12:00:00Z';
 export const TEST_BASE_URL = 'https://api.test.example';
@@ -36,7 +37,10 @@ export interface TestApp {
 export async function createTestApp(
   database: TestDatabase,
   env: Record<string, string> = {},
-  extra: Pick<AppDeps, 'jobProgress'> = {},
+  extra: Pick<AppDeps, 'jobProgress'> & {
+    /** The pool preparing posted matches, made from the app's config; closed with the app. */
+    ingestPool?: (config: Readonly<Config>) => PreparePool;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, PUBLIC_BASE_URL: TEST_BASE_URL, ...env });
@@ -50,7 +54,9 @@ export async function createTestApp(
     ratePerMinute: 10_000,
     now: clock.now(),
   });
-  const app = await buildApp({ config, store, blobs, clock, logger: false, ...extra });
+  const { ingestPool: poolOf, ...rest } = extra;
+  const ingestPool = poolOf?.(config) ?? null;
+  const app = await buildApp({ config, store, blobs, clock, logger: false, ingestPool, ...rest });
   return {
     app,
     store,
@@ -61,6 +67,7 @@ export async function createTestApp(
     auth: { authorization: `Bearer ${key}` },
     async close() {
       await app.close();
+      await ingestPool?.close();
       await store.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -17,6 +17,7 @@ import { canonicalMatchDocumentVariant, matchUrl } from '../../presenters/match-
 import { renderIngestResult } from '../../presenters/ingest-result-document.ts';
 import { ingestContent, parseJson } from '../../ingest/ingest-content.ts';
 import { attachTelemetry } from '../../ingest/ingest-match.ts';
+import { ingestHandedOverBytes } from '../../ingest/ingest-prepared.ts';
 import type { IngestResult } from '../../ingest/ingest-deps.ts';
 
 /**
@@ -97,8 +98,17 @@ export function ingestRoutes(app: FastifyInstance, context: RouteContext): void 
         },
       },
       async (request: FastifyRequest<{ Querystring: { region?: string } }>, reply) => {
-        const body = request.body as Buffer;
         const region = request.query.region;
+        // A match in the ingest format is prepared by the pool's workers, its bytes handed over;
+        // anything else (a recorded document, JSON that is no match) comes back to be parsed
+        // and ingested here.
+        const pool = context.ingestPool ?? null;
+        const posted = request.body as Buffer;
+        const prepared = pool === null ? null : await ingestHandedOverBytes(context, pool, posted);
+        if (prepared !== null && !('other' in prepared)) {
+          return answer(request, reply, prepared, prepared.status === 'ingested');
+        }
+        const body = prepared?.other ?? posted;
         const result = await ingestContent(context, parseJson(body), {
           raw: body,
           ...(region ? { region } : {}),
