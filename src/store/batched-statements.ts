@@ -8,6 +8,7 @@
  */
 import { CompiledQuery, type Compilable } from 'kysely';
 import type { Db } from './store.ts';
+import { yieldBetweenStatements } from './sqlite/lock-wait.ts';
 
 /**
  * Bound parameters per statement: SQLite allows 32,766 and PostgreSQL 65,535; staying well
@@ -19,8 +20,9 @@ const MAX_BOUND_PARAMETERS = 30_000;
  * Runs a multi-row statement over `rows`, in chunks under the bound-parameter limit. Building
  * and compiling a Kysely query of thousands of values costs more than running it, so the text
  * is built once per statement (see statementText) and reused with the rows' values as
- * parameters. Every row must have the same keys in the same order; a statement whose parameters
- * do not follow that order is built by Kysely for every chunk. (Kysely plugins that rewrite
+ * parameters; on SQLite the thread serves what it was asked between chunks (see
+ * yieldBetweenStatements). Every row must have the same keys in the same order; a statement
+ * whose parameters do not follow that order is built by Kysely for every chunk. (Kysely plugins that rewrite
  * queries do not see these statements; the store uses none.)
  */
 export async function executeBatched<R extends object, O = unknown>(
@@ -47,6 +49,7 @@ export async function executeBatched<R extends object, O = unknown>(
     start += size;
     const result = await db.executeQuery<O>(query);
     for (const row of result.rows) results.push(row);
+    await yieldBetweenStatements(dialect);
   }
   return results;
 }

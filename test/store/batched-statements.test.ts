@@ -68,5 +68,26 @@ for (const database of testDatabases) {
         await store.close();
       }
     });
+
+    test('the thread serves what it was asked between the statements of a write', async () => {
+      const store = await database.open();
+      try {
+        // 7 rows: chunks of 4, 2 and 1, three statements.
+        const rows = Array.from({ length: 7 }, (_, i) => medal(i, 1));
+        // Turns of the event loop while the write runs: better-sqlite3 runs each statement
+        // synchronously, and without a pause between them none would come before the write is
+        // done. PostgreSQL waits on its socket for every statement anyway.
+        let turns = 0;
+        let next = setImmediate(function turn() {
+          turns++;
+          next = setImmediate(turn);
+        });
+        await upsertMedals(store, 'medals-yield', rows);
+        clearImmediate(next);
+        assert.ok(turns >= 2, `the event loop turned ${turns} times during three statements`);
+      } finally {
+        await store.close();
+      }
+    });
   });
 }

@@ -59,6 +59,17 @@ export async function writeWithoutBlocking<T>(
 }
 
 /**
+ * Lets the event loop run between the statements of a long write on SQLite. better-sqlite3 runs
+ * each statement synchronously and Kysely's awaits between them settle as microtasks, so a
+ * transaction of many statements holds its thread for all of them — 20–50 ms for a match of a
+ * hundred players, during which nothing the serving thread was asked meanwhile is answered, not
+ * even from a cache. On PostgreSQL every statement already waits on its socket: nothing to do.
+ */
+export function yieldBetweenStatements(dialect: string): Promise<void> | undefined {
+  return dialect === 'sqlite' ? new Promise((resolve) => setImmediate(resolve)) : undefined;
+}
+
+/**
  * Runs `body` in one transaction that, on SQLite, waits for a write lock held elsewhere without
  * blocking the thread (see writeWithoutBlocking). A transaction that meets the lock is rolled
  * back whole, so running it again from its start is always safe; its body must only have no
