@@ -41,6 +41,13 @@ export interface DialectAdapter {
    * closes it when done. Absent where migrations run on the store's own connection (SQLite).
    */
   migrationDialect?(): Dialect;
+  /**
+   * Checkpoints the write-ahead log from a thread of its own, so that no commit of the caller's
+   * thread copies it into the database file (src/store/sqlite/checkpoints.ts); returns how to
+   * stop. What a serving process calls. Absent on PostgreSQL (the server does its own) and for
+   * an in-memory SQLite database (no other connection can open it).
+   */
+  checkpointInBackground?(): () => Promise<void>;
 }
 
 /** Connections of a pool at one instant, for metrics. */

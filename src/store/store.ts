@@ -29,6 +29,7 @@ export interface Store {
   poolStats?: DialectAdapter['poolStats'];
   settleTables?: DialectAdapter['settleTables'];
   withSerialConnection?: DialectAdapter['withSerialConnection'];
+  checkpointInBackground?: DialectAdapter['checkpointInBackground'];
   close(): Promise<void>;
 }
 
@@ -93,6 +94,9 @@ export async function openStore(url: string, options: OpenOptions = {}): Promise
     ...(adapter.poolStats ? { poolStats: adapter.poolStats } : {}),
     ...(adapter.settleTables ? { settleTables: adapter.settleTables } : {}),
     ...(adapter.withSerialConnection ? { withSerialConnection: adapter.withSerialConnection } : {}),
+    ...(adapter.checkpointInBackground
+      ? { checkpointInBackground: adapter.checkpointInBackground }
+      : {}),
     close: () => db.destroy(),
   };
   const log = options.log ?? SILENT_STORE_LOG;

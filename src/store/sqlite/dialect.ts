@@ -15,6 +15,7 @@ import {
 } from 'kysely';
 import type { DialectAdapter } from '../dialect-adapter.ts';
 import { BUSY_TIMEOUT_MS } from './lock-wait.ts';
+import { checkpointInBackground } from './checkpoints.ts';
 
 /** Prepared statements kept per connection: every query shape the service runs fits many times over. */
 const STATEMENT_CACHE_SIZE = 512;
@@ -45,6 +46,7 @@ export function sqliteAdapter(file: string): DialectAdapter {
     greatest: <T>(a: Expression<T>, b: Expression<T>): RawBuilder<T> => sql<T>`max(${a}, ${b})`,
     // BINARY, SQLite's default collation, already compares the UTF-8 bytes.
     bytewise: (value: Expression<string>): RawBuilder<string> => sql<string>`${value}`,
+    ...(file === ':memory:' ? {} : { checkpointInBackground: () => checkpointInBackground(file) }),
   };
 }
 

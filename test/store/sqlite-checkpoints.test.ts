@@ -1,0 +1,78 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
+import { openStore, type Store } from '../../src/store/store.ts';
+
+const MB = 1024 * 1024;
+
+/** Writes `mb` megabytes in one transaction: about 256 pages a megabyte, all in the WAL. */
+async function writeMegabytes(store: Store, mb: number): Promise<void> {
+  await store.db.transaction().execute(async (trx) => {
+    for (let i = 0; i < mb * 16; i++) {
+      await sql`insert into filler (b) values (${Buffer.alloc(64 * 1024, i)})`.execute(trx);
+    }
+  });
+}
+
+const sizeOf = (file: string): number => (fs.existsSync(file) ? fs.statSync(file).size : 0);
+
+/** Waits up to 5 s for `done`, polling. */
+async function eventually(done: () => boolean): Promise<boolean> {
+  for (let waited = 0; waited < 5_000 && !done(); waited += 25) await sleep(25);
+  return done();
+}
+
+/**
+ * A serving process leaves the WAL to a thread of its own: a commit on the serving thread that
+ * took the log past `wal_autocheckpoint` copied up to 64 MB into the database file itself.
+ */
+test('SQLite checkpoints from a thread of their own: the log is copied and kept short', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-checkpoint-'));
+  const file = path.join(dir, 'gamedata.sqlite');
+  const store = await openStore(`sqlite:${file}`);
+  try {
+    await sql`create table filler (b blob)`.execute(store.db);
+    const before = sizeOf(file);
+    await writeMegabytes(store, 2);
+    // Nothing copies it yet: far below wal_autocheckpoint, the pages stay in the log.
+    await sleep(300);
+    assert.equal(sizeOf(file), before);
+    assert.ok(sizeOf(`${file}-wal`) > 2 * MB);
+
+    const stop = store.checkpointInBackground!();
+    try {
+      assert.ok(await eventually(() => sizeOf(file) > before + 2 * MB), 'the log reached the file');
+      // Copied, the log starts again at the next commit rather than growing on: 24 MB written
+      // leave it at the size of a few commits.
+      for (let round = 0; round < 12; round++) {
+        await writeMegabytes(store, 2);
+        await eventually(() => sizeOf(file) > before + (round + 2) * 2 * MB);
+      }
+      assert.ok(sizeOf(file) > before + 24 * MB);
+      assert.ok(sizeOf(`${file}-wal`) < 8 * MB, `log of ${sizeOf(`${file}-wal`)} bytes`);
+    } finally {
+      await stop();
+    }
+    // Stopped: what is written now stays in the log again.
+    const stopped = sizeOf(file);
+    await writeMegabytes(store, 1);
+    await sleep(300);
+    assert.equal(sizeOf(file), stopped);
+  } finally {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('an in-memory SQLite store has no other connection to checkpoint from', async () => {
+  const store = await openStore(':memory:');
+  try {
+    assert.equal(store.checkpointInBackground, undefined);
+  } finally {
+    await store.close();
+  }
+});
