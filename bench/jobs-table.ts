@@ -39,6 +39,8 @@ export function jobsTable(rows: readonly JobRow[]): string {
     `${PROBES_PER_SECOND} requests/s over /status, a match, a player, a leaderboard page, samples ` +
     `and season stats, open loop, beside wrk's steady load on player lookups by name (100 players), ` +
     `paced at ${Math.round(STEADY_SHARE * 100)} % of what the server answers flat out; ` +
-    '"another process" times `gamedata jobs run` from spawn to exit, its start included.'
+    '"another process" times `gamedata jobs run` from spawn to exit, its start included; ' +
+    '`ingest` posts new matches (default telemetry inline) to `POST /ingest/matches`, two at a ' +
+    'time, as game servers would, its "job s" the first four.'
   );
 }

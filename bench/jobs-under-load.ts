@@ -14,6 +14,7 @@ import { scratchCopy, type BenchData } from './bench-data.ts';
 import { stopChild, type ChildRegistry, type Pinning } from './children.ts';
 import { discoverPaths } from './discover-paths.ts';
 import { cliTrigger, inServerTrigger, type JobTrigger } from './job-triggers.ts';
+import { postingTrigger } from './posting-trigger.ts';
 import { startProbe, summariseProbe, type LatencySummary } from './latency-probe.ts';
 import { ROOT } from './project-root.ts';
 import { startService, type RunningServer } from './servers.ts';
@@ -22,6 +23,8 @@ import { percentileOf } from './wrk-output.ts';
 
 export interface JobsOptions {
   data: BenchData;
+  /** The demo seed of `data`: the matches posted by the `ingest` row are of another. */
+  seed: number;
   jobs: readonly string[];
   windowSeconds: number;
   connections: number;
@@ -42,7 +45,7 @@ export interface SteadyLoad {
 
 export interface JobRow {
   job: string;
-  where: 'in the server' | 'another process';
+  where: 'in the server' | 'another process' | 'posted to the server';
   /** Wall-clock seconds of the first run (the one with work to do). */
   seconds: number;
   /** Runs within the measured window. */
@@ -77,11 +80,14 @@ export async function measureJobsUnderLoad(
   const dir = scratchCopy(options.data, path.join(options.workDir, 'jobs-data'));
   const cpus = options.pinning.servers;
   const rows: JobRow[] = [];
+  /** Jobs as such: `ingest` is matches posted to the service (posting-trigger.ts). */
+  const jobs = options.jobs.filter((job) => job !== 'ingest');
   const runAll = async (
     server: RunningServer,
     where: JobRow['where'],
     trigger: JobTrigger,
     daysAhead: number,
+    posted: JobTrigger | null = null,
   ): Promise<void> => {
     options.log(`Jobs under load: ${where}`);
     const target = await targetOf(server, options);
@@ -90,9 +96,14 @@ export async function measureJobsUnderLoad(
     const flatOut = await startWrk(children, target.load, WARMUP_SECONDS).result;
     target.load = pacedLoad(target.load, flatOut.requests / flatOut.seconds);
     options.log(`  steady load: ${target.load.delayMs} ms between requests per connection`);
-    for (const job of options.jobs) {
+    for (const job of jobs) {
       const now = Date.now() + (job === 'retention' ? daysAhead * DAY_MS : 0);
       rows.push(await measureJob(children, target, job, where, () => trigger(job, now), options));
+    }
+    if (posted !== null) {
+      const at = Date.now();
+      const row = () => posted('ingest', at);
+      rows.push(await measureJob(children, target, 'ingest', 'posted to the server', row, options));
     }
     await stopChild(server.child);
   };
@@ -113,7 +124,11 @@ export async function measureJobsUnderLoad(
     stdout: { file: path.join(options.workDir, 'jobs-service.log') },
     cpuProfDir: options.cpuProfDir,
   });
-  await runAll(service, 'another process', cliTrigger(children, dir, cpus), 2);
+  // Posted last: the matches it adds are no part of what the other rows measure.
+  const posted = options.jobs.includes('ingest')
+    ? await postingTrigger(service.origin, dir, options.workDir, options.seed + 1)
+    : null;
+  await runAll(service, 'another process', cliTrigger(children, dir, cpus), 2, posted);
   return rows;
 }
 

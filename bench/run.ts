@@ -138,6 +138,7 @@ async function main(): Promise<void> {
   if (options.jobs.length > 0 && data) {
     results.jobs = await measureJobsUnderLoad(children, {
       data,
+      seed: options.seed,
       jobs: options.jobs,
       windowSeconds: options.jobWindow,
       connections: options.connections,
