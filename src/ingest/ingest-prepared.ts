@@ -65,7 +65,7 @@ async function prepare(
     ? await pool.prepare(task, handOver)
     : await prepareMatch(task, deps.config, assertMatchInputSchema);
   if (outcome.kind !== 'other') return outcome;
-  const source = outcome.source ? bufferOf(outcome.source) : bufferOf(task.source);
+  const source = bufferOf(outcome.source ?? task.source);
   if (outcome.recheck !== true) return { kind: 'other', source };
   const again = await prepareMatch({ ...task, source }, deps.config, assertMatchInputSchema);
   return again.kind === 'other' ? { kind: 'other', source } : again;

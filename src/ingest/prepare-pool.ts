@@ -93,8 +93,6 @@ export function openPreparePool(size: number, config: PrepareConfig): PreparePoo
 
 /** Buffers arrive from a worker as Uint8Arrays: make them Buffers again (no copy). */
 function withBuffers(outcome: PrepareOutcome): PrepareOutcome {
-  if (outcome.kind === 'other' && outcome.source !== undefined)
-    return { ...outcome, source: bufferOf(outcome.source) };
   if (outcome.kind !== 'prepared') return outcome;
   const file = outcome.file && { gzip: bufferOf(outcome.file.gzip) };
   const documents = outcome.derived.documents.map((row) => {

@@ -120,15 +120,18 @@ for (const database of testDatabases) {
         assert.equal(await count('matches'), matches);
       });
 
-      test(`a posted match is prepared ${workers ? 'in a worker thread, its bytes handed over' : 'on the serving thread'}`, async () => {
-        const before = counted?.handedOver() ?? 0;
-        const response = await post(match('where', true));
-        assert.equal(response.statusCode, 201, response.body);
-        // Not a match in the ingest format: tried by the pool too, then ingested here.
-        const notJson = await post('{"id": ');
-        assert.equal(notJson.statusCode, 400);
-        assert.equal(counted?.handedOver() ?? 0, workers ? before + 2 : 0);
-      });
+      // Only with a pool: without one there is nothing to count.
+      if (workers) {
+        test('a posted match is prepared in a worker thread, its bytes handed over', async () => {
+          const before = counted!.handedOver();
+          const response = await post(match('where', true));
+          assert.equal(response.statusCode, 201, response.body);
+          // Not a match in the ingest format: tried by the pool too, then ingested here.
+          const notJson = await post('{"id": ');
+          assert.equal(notJson.statusCode, 400);
+          assert.equal(counted!.handedOver(), before + 2);
+        });
+      }
 
       test('telemetry in a second request: no asset until it arrives, then a new document', async () => {
         const input = match('later');
