@@ -8,6 +8,7 @@ import {
   sql,
   type DatabaseConnection,
   type Driver,
+  type QueryResult,
   type Expression,
   type RawBuilder,
   type SqliteDatabase,
@@ -16,6 +17,7 @@ import {
 import type { DialectAdapter } from '../dialect-adapter.ts';
 import { BUSY_TIMEOUT_MS } from './lock-wait.ts';
 import { checkpointInBackground } from './checkpoints.ts';
+import { turnForQuery } from './query-turns.ts';
 
 /** Prepared statements kept per connection: every query shape the service runs fits many times over. */
 const STATEMENT_CACHE_SIZE = 512;
@@ -89,7 +91,28 @@ class ImmediateSqliteDialect extends SqliteDialect {
 }
 
 class ImmediateSqliteDriver extends SqliteDriver {
+  #turned: DatabaseConnection | undefined;
+
+  /** The one connection, its queries sharing the event loop's turns (query-turns.ts). */
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    if (this.#turned === undefined) this.#turned = queryTurnsOf(connection);
+    return this.#turned;
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
+}
+
+/** `connection` with each query waiting for a later turn of the event loop once this one's share is spent. */
+function queryTurnsOf(connection: DatabaseConnection): DatabaseConnection {
+  return {
+    async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+      const wait = turnForQuery();
+      if (wait !== undefined) await wait;
+      return connection.executeQuery<R>(query);
+    },
+    streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
+  };
 }
