@@ -18,6 +18,9 @@ async function writeMegabytes(store: Store, mb: number): Promise<void> {
   });
 }
 
+/** Longer than the checkpoint thread's interval (100 ms): a pass has run in it. */
+const CHECKPOINT_SETTLE_MS = 250;
+
 const sizeOf = (file: string): number => (fs.existsSync(file) ? fs.statSync(file).size : 0);
 
 /** Waits up to 5 s for `done`, polling. */
@@ -46,11 +49,20 @@ test('SQLite checkpoints from a thread of their own: the log is copied and kept 
     const stop = store.checkpointInBackground!();
     try {
       assert.ok(await eventually(() => sizeOf(file) > before + 2 * MB), 'the log reached the file');
+      // What one round of 2 MB adds to the file once copied (pages and their overhead), so each
+      // round below waits for its own copy rather than for a total its rounds' overhead reaches early.
+      await sleep(CHECKPOINT_SETTLE_MS);
+      let copied = sizeOf(file);
+      const perRound = copied - before;
       // Copied, the log starts again at the next commit rather than growing on: 24 MB written
       // leave it at the size of a few commits.
       for (let round = 0; round < 12; round++) {
         await writeMegabytes(store, 2);
-        await eventually(() => sizeOf(file) > before + (round + 2) * 2 * MB);
+        const target = copied + perRound;
+        await eventually(() => sizeOf(file) >= target);
+        // The copy is complete once it is synced and marked, shortly after its last page.
+        await sleep(CHECKPOINT_SETTLE_MS);
+        copied = sizeOf(file);
       }
       assert.ok(sizeOf(file) > before + 24 * MB);
       assert.ok(sizeOf(`${file}-wal`) < 8 * MB, `log of ${sizeOf(`${file}-wal`)} bytes`);
