@@ -198,6 +198,10 @@ async function measureJob(
   options.log(
     `  ${job}: ${ran.seconds.toFixed(2)} s (${runs} runs), probe p99 ${during.p99Ms.toFixed(1)} ms; ${ran.outcome}`,
   );
+  const slow = during.slowest.map(
+    (s) => `${s.latencyMs.toFixed(1)} ms ${s.path} at +${Math.round(s.sentAfterMs)} ms`,
+  );
+  options.log(`    slowest probes: ${slow.join('; ')}`);
   const steady = (r: typeof quietLoad): SteadyLoad => ({
     requestsPerSecond: r.requests / r.seconds,
     p99Ms: percentileOf(r.latency, 99),

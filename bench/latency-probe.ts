@@ -83,7 +83,19 @@ export interface LatencySummary {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** The slowest requests that succeeded, slowest first: which paths a stall caught, and when. */
+  slowest: SlowProbe[];
 }
+
+export interface SlowProbe {
+  path: string;
+  /** When it was sent, ms after the window's start (after the first request without bounds). */
+  sentAfterMs: number;
+  latencyMs: number;
+}
+
+/** How many of the slowest requests a summary names. */
+const SLOWEST_NAMED = 3;
 
 /**
  * The latency of the samples sent within [from, to) (all of them without bounds): exact
@@ -95,10 +107,11 @@ export function summariseProbe(
   to = Infinity,
 ): LatencySummary {
   const inWindow = samples.filter((s) => s.sentAt >= from && s.sentAt < to);
-  const ok = inWindow
+  const answered = inWindow
     .filter((s) => s.status >= 200 && s.status < 400)
-    .map((s) => s.latencyMs)
-    .sort((a, b) => a - b);
+    .sort((a, b) => a.latencyMs - b.latencyMs);
+  const ok = answered.map((s) => s.latencyMs);
+  const origin = Number.isFinite(from) ? from : Math.min(...inWindow.map((s) => s.sentAt));
   const rank = (percent: number): number =>
     ok.length === 0
       ? NaN
@@ -109,5 +122,9 @@ export function summariseProbe(
     p50Ms: rank(50),
     p99Ms: rank(99),
     maxMs: ok.length === 0 ? NaN : ok[ok.length - 1]!,
+    slowest: answered
+      .slice(-SLOWEST_NAMED)
+      .reverse()
+      .map((s) => ({ path: s.path, sentAfterMs: s.sentAt - origin, latencyMs: s.latencyMs })),
   };
 }

@@ -53,6 +53,15 @@ test('the probe summary covers the samples sent within the window; failures coun
   assert.equal(window.p50Ms, 50);
   assert.equal(window.p99Ms, 99);
   assert.equal(window.maxMs, 100);
+  assert.deepEqual(
+    window.slowest.map((s) => [s.latencyMs, s.sentAfterMs]),
+    [
+      [100, 99],
+      [99, 98],
+      [98, 97],
+    ],
+  );
+  assert.deepEqual(all.slowest[0], { path: '/status', sentAfterMs: 500, latencyMs: 9999 });
   assert.ok(Number.isNaN(summariseProbe(samples, 1000, 2000).p99Ms));
 });
 
