@@ -10,6 +10,7 @@ import { FIRST_LIFETIME_SEASON, LIFETIME, seasonStatsShardRule } from '../domain
 import { isPcPlatform, type ResolvedShard } from '../domain/shards.ts';
 import { findSeasonStatsRows, listStatsMatchIds } from '../store/player-stats.ts';
 import type { PlayerSeasonView } from '../presenters/season-stats-document.ts';
+import { listedTags } from '../store/document-changes.ts';
 import { notFound } from './jsonapi.ts';
 import { seasonListsFor } from './season-lists.ts';
 import { enforceShardRule } from './shards.ts';
@@ -28,6 +29,15 @@ export interface StatsScope {
   since: number;
 }
 
+/** The stats of the players asked for, and what the match lists make of their rendering. */
+export interface PlayerSeasons {
+  views: PlayerSeasonView[];
+  /** The tag of the oldest listed match (`listedFromTag`), which a purge of it announces. */
+  listedTags: string[];
+  /** Epoch ms when the oldest listed match has left the retention window; Infinity for none. */
+  validUntil: number;
+}
+
 /** The two reads of the season stats routes, bound to the app's store, clock and config. */
 export function playerSeasonReader(context: Pick<RouteContext, 'config' | 'store' | 'clock'>): {
   statsScope: (shard: ResolvedShard, seasonId: string) => Promise<StatsScope>;
@@ -35,7 +45,7 @@ export function playerSeasonReader(context: Pick<RouteContext, 'config' | 'store
     scope: StatsScope,
     accountIds: readonly string[],
     gameModes: readonly StandardGameMode[],
-  ) => Promise<PlayerSeasonView[]>;
+  ) => Promise<PlayerSeasons>;
 } {
   const { config, store, clock } = context;
   const seasonLists = seasonListsFor(store, clock);
@@ -67,7 +77,7 @@ export function playerSeasonReader(context: Pick<RouteContext, 'config' | 'store
     scope: StatsScope,
     accountIds: readonly string[],
     gameModes: readonly StandardGameMode[],
-  ): Promise<PlayerSeasonView[]> {
+  ): Promise<PlayerSeasons> {
     const [stats, matches] = await Promise.all([
       findSeasonStatsRows(store.db, { ...scope, accountIds, gameModes }),
       listStatsMatchIds(store.db, {
@@ -79,13 +89,19 @@ export function playerSeasonReader(context: Pick<RouteContext, 'config' | 'store
         perMode: MATCHES_PER_MODE,
       }),
     ]);
-    return accountIds.map((accountId) => ({
+    const views = accountIds.map((accountId) => ({
       accountId,
       seasonId: scope.seasonId,
       gameModes,
       stats: stats.get(accountId),
-      matches: matches.get(accountId),
+      matches: matches.byPlayer.get(accountId),
     }));
+    const { oldestAt } = matches;
+    return {
+      views,
+      listedTags: listedTags(oldestAt),
+      validUntil: oldestAt === null ? Infinity : oldestAt + retentionWindowMs(config) + 1,
+    };
   }
 
   return { statsScope, playerSeasons };

@@ -34,6 +34,23 @@ export const playerTag = (platform: string, accountId: string): string =>
 export const nameTag = (platform: string, name: string): string =>
   `name\u0000${platform}\u0000${name}`;
 
+/** The span of a `listedFrom` tag: purges are told to readers per hour of the matches they delete. */
+const LISTED_FROM_SPAN_MS = 3_600_000;
+
+/**
+ * The documents whose oldest listed match was created in the hour of `createdAt` (epoch ms). A
+ * document that lists matches carries the tag of its oldest one; a purge announces the hours of
+ * the matches it deletes. That is enough: matches are purged oldest first, so a document listing
+ * any purged match lists its own oldest among them, or one purged (and announced) before — and
+ * a document that lists none of them, like any ranked, mastery or clan document, stays cached.
+ */
+export const listedFromTag = (createdAt: number): string =>
+  `listed\u0000${Math.floor(createdAt / LISTED_FROM_SPAN_MS)}`;
+
+/** The `listedFromTag` of a document whose oldest listed match was created at `oldestAt`, if any. */
+export const listedTags = (oldestAt: number | null): string[] =>
+  oldestAt === null ? [] : [listedFromTag(oldestAt)];
+
 /** Tags per feed row: a row stays a few KB however many players a write touched. */
 const TAGS_PER_ROW = 100;
 

@@ -51,6 +51,14 @@ export interface StatsMatchListQuery {
   perMode: number;
 }
 
+/** The listed matches of some players by game mode, and when the oldest of them was created. */
+export interface StatsMatchLists {
+  /** Match ids by account id, then game mode, newest first. */
+  byPlayer: Map<string, Map<string, string[]>>;
+  /** Epoch ms; null when no match is listed. */
+  oldestAt: number | null;
+}
+
 /**
  * The non-custom matches counted by stats, newest first, at most `perMode` per player and game
  * mode, keyed by account id, then by game mode. A window function keeps the cap in the database.
@@ -58,9 +66,10 @@ export interface StatsMatchListQuery {
 export async function listStatsMatchIds(
   db: Db,
   query: StatsMatchListQuery,
-): Promise<Map<string, Map<string, string[]>>> {
+): Promise<StatsMatchLists> {
   const byPlayer = new Map<string, Map<string, string[]>>();
-  if (query.accountIds.length === 0 || query.gameModes.length === 0) return byPlayer;
+  let oldestAt: number | null = null;
+  if (query.accountIds.length === 0 || query.gameModes.length === 0) return { byPlayer, oldestAt };
   let candidates = db
     .selectFrom('player_matches')
     .select((eb) => [
@@ -86,7 +95,7 @@ export async function listStatsMatchIds(
   if (Number.isFinite(query.since)) candidates = candidates.where('created_at', '>=', query.since);
   const rows = await db
     .selectFrom(candidates.as('candidates'))
-    .select(['account_id', 'game_mode', 'match_id'])
+    .select(['account_id', 'game_mode', 'match_id', 'created_at'])
     .where('recency', '<=', query.perMode)
     .orderBy('account_id')
     .orderBy('game_mode')
@@ -98,6 +107,8 @@ export async function listStatsMatchIds(
     const list = modes.get(row.game_mode);
     if (list) list.push(row.match_id);
     else modes.set(row.game_mode, [row.match_id]);
+    const createdAt = Number(row.created_at);
+    if (oldestAt === null || createdAt < oldestAt) oldestAt = createdAt;
   }
-  return byPlayer;
+  return { byPlayer, oldestAt };
 }

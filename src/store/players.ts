@@ -106,21 +106,30 @@ export async function searchPlayers(
   return search.values.flatMap((value) => found.get(value) ?? []);
 }
 
+/** The match lists of some players, and when the oldest match listed was created. */
+export interface RecentMatchLists {
+  /** Match ids newest first, keyed by account id; players without matches are absent. */
+  lists: Map<string, string[]>;
+  /** Epoch ms; null when no match is listed. */
+  oldestAt: number | null;
+}
+
 /**
  * The ids of the matches of these players created at or after `since` (epoch ms; -Infinity for
- * no cut-off), newest first, keyed by account id. Players without such matches are absent.
+ * no cut-off), newest first, keyed by account id.
  */
 export async function listRecentMatchIds(
   db: Db,
   platform: string,
   accountIds: readonly string[],
   since: number,
-): Promise<Map<string, string[]>> {
+): Promise<RecentMatchLists> {
   const lists = new Map<string, string[]>();
-  if (accountIds.length === 0) return lists;
+  let oldestAt: number | null = null;
+  if (accountIds.length === 0) return { lists, oldestAt };
   let query = db
     .selectFrom('player_matches')
-    .select(['account_id', 'match_id'])
+    .select(['account_id', 'match_id', 'created_at'])
     .where('platform', '=', platform)
     .where('account_id', 'in', accountIds);
   if (Number.isFinite(since)) query = query.where('created_at', '>=', since);
@@ -133,6 +142,8 @@ export async function listRecentMatchIds(
     const list = lists.get(row.account_id);
     if (list) list.push(row.match_id);
     else lists.set(row.account_id, [row.match_id]);
+    const createdAt = Number(row.created_at);
+    if (oldestAt === null || createdAt < oldestAt) oldestAt = createdAt;
   }
-  return lists;
+  return { lists, oldestAt };
 }

@@ -1,9 +1,9 @@
 import type { Db } from './store.ts';
 
-import { DOCUMENT_KINDS, announceDocumentChanges, playerTag } from './document-changes.ts';
+import { DOCUMENT_KINDS, announceDocumentChanges, listedFromTag } from './document-changes.ts';
 
 /**
- * What purged matches change besides their players' documents: tournaments and samples (few
+ * What purged matches change besides the documents listing them: tournaments and samples (few
  * documents, and which ones would take a read per list to say).
  */
 const PURGED = [DOCUMENT_KINDS.tournaments, DOCUMENT_KINDS.samples];
@@ -29,9 +29,10 @@ export async function findExpiredMatches(
  * entries, rendered documents, sample entries — in one transaction. Sample lists that lose
  * entries get a new revision, so rendered copies are rebuilt. Season aggregates and mastery
  * stay (a purged match's telemetry can no longer come, so its pending mark goes). Announces
- * the players who played them (their match lists changed) — not every player, so a purge makes
- * readers render again only the documents it changed, not every player document at once — and
- * that tournaments and samples changed; `at` (epoch ms) only dates the announcement for pruning.
+ * the hours the matches were created in (`listedFromTag`), so readers render again only the
+ * documents that still list one of them — none when the matches had left the readers' window
+ * before the purge, as they have when it runs on time — and that tournaments and samples
+ * changed; `at` (epoch ms) only dates the announcement for pruning.
  */
 export async function deleteMatches(
   db: Db,
@@ -46,11 +47,10 @@ export async function deleteMatches(
       .distinct()
       .where('match_id', 'in', ids)
       .execute();
-    const players = await trx
-      .selectFrom('player_matches')
-      .select(['platform', 'account_id'])
-      .distinct()
-      .where('match_id', 'in', ids)
+    const created = await trx
+      .selectFrom('matches')
+      .select('created_at')
+      .where('id', 'in', ids)
       .execute();
     for (const table of ['participants', 'rosters', 'match_documents'] as const) {
       await trx.deleteFrom(table).where('match_id', 'in', ids).execute();
@@ -70,7 +70,7 @@ export async function deleteMatches(
         )
         .execute();
     }
-    const listed = players.map((player) => playerTag(player.platform, player.account_id));
+    const listed = created.map((row) => listedFromTag(Number(row.created_at)));
     await announceDocumentChanges(trx, [...listed, ...PURGED], at);
   });
 }

@@ -7,9 +7,10 @@ import { ingestMatch } from '../../src/ingest/ingest-match.ts';
 import { purgeExpired } from '../../src/jobs/purge-expired.ts';
 import {
   DOCUMENT_KINDS,
-  playerTag,
+  listedFromTag,
   watchLocalDocumentChanges,
 } from '../../src/store/document-changes.ts';
+import { fixedClock } from '../../src/clock.ts';
 
 const DAY = 86_400_000;
 const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -100,7 +101,7 @@ for (const database of testDatabases) {
     }
   });
 
-  test(`[${database.name}] a purge makes readers render again the documents of its matches' players, not every player's`, async () => {
+  test(`[${database.name}] a purge makes readers render again the documents that still list its matches, and only those`, async () => {
     const t = await createTestApp(database);
     const announced: string[] = [];
     const unwatch = watchLocalDocumentChanges((tags) => announced.push(...tags));
@@ -118,16 +119,16 @@ for (const database of testDatabases) {
       });
       await ingestMatch(t, old);
       await ingestMatch(t, kept);
-      const playerUrl = (i: number) => `/shards/pc-b/players/${accountId(i)}`;
       const get = async (i: number) => {
-        const answer = await t.app.inject({ url: playerUrl(i), headers: t.auth });
+        const url = `/shards/pc-b/players/${accountId(i)}`;
+        const answer = await t.app.inject({ url, headers: t.auth });
         assert.equal(answer.statusCode, 200);
         return answer.json().data;
       };
+      // Readers here are a day behind the purge (another instance's clock, or a shorter window
+      // there): to them the old match is still listed.
+      t.clock.set(start + 11 * DAY);
       assert.equal((await get(0)).relationships.matches.data.length, 1);
-      // The purge's time; renderings made now are current until the purge changes them.
-      t.clock.set(start + 12 * DAY + 60_000);
-      assert.equal((await get(0)).attributes.name, 'Player0');
       assert.equal((await get(10)).attributes.name, 'Kept0');
       // Behind the service's back (nothing announced): seen only where the document is rendered again.
       await t.store.db
@@ -137,23 +138,86 @@ for (const database of testDatabases) {
         .execute();
 
       announced.length = 0;
-      assert.equal((await purgeExpired(t)).matches, 1);
-      const participants = [0, 1, 2, 3].map((i) => playerTag('pc-b', accountId(i)));
+      const ahead = { ...t, clock: fixedClock(start + 12 * DAY + 60_000) };
+      assert.equal((await purgeExpired(ahead)).matches, 1);
       assert.deepEqual(
         new Set(announced),
-        new Set([...participants, DOCUMENT_KINDS.tournaments, DOCUMENT_KINDS.samples]),
+        new Set([
+          listedFromTag(Date.parse(old.createdAt)),
+          DOCUMENT_KINDS.tournaments,
+          DOCUMENT_KINDS.samples,
+        ]),
       );
-
       const purgedPlayer = await get(0);
       assert.deepEqual(purgedPlayer.relationships.matches.data, []);
       assert.equal(purgedPlayer.attributes.name, 'Renamed', 'rendered again');
       assert.equal((await get(10)).attributes.name, 'Kept0', 'still the cached rendering');
 
       announced.length = 0;
-      assert.deepEqual(await purgeExpired(t), { matches: 0, sampleLists: 0, tournaments: 0 });
+      assert.deepEqual(await purgeExpired(ahead), { matches: 0, sampleLists: 0, tournaments: 0 });
       assert.deepEqual(announced, [], 'a purge that deletes nothing changes no document');
     } finally {
       unwatch();
+      await t.close();
+    }
+  });
+
+  test(`[${database.name}] a listed match leaves a cached document when it leaves the window, and a purge on time renders nothing again`, async () => {
+    const t = await createTestApp(database);
+    try {
+      const start = t.clock.now();
+      const old = makeMatchInput({
+        seed: 'leaving',
+        overrides: { createdAt: iso(start - 5 * DAY) },
+      });
+      const later = makeMatchInput({ seed: 'staying', overrides: { createdAt: iso(start) } });
+      await ingestMatch(t, old);
+      await ingestMatch(t, later);
+      const leavesAt = start - 5 * DAY + t.config.retentionDays * DAY;
+      const player = `/shards/pc-b/players/${accountId(0)}`;
+      const season = `/shards/steam/players/${accountId(0)}/seasons/lifetime`;
+      const matchesOf = async (url: string): Promise<string[]> => {
+        const answer = await t.app.inject({ url, headers: t.auth });
+        assert.equal(answer.statusCode, 200, answer.body);
+        const relationships = answer.json().data.relationships as Record<
+          string,
+          { data: { id: string }[] }
+        >;
+        return Object.values(relationships).flatMap((r) =>
+          Array.isArray(r.data) ? r.data.map((m) => m.id) : [],
+        );
+      };
+      const nameOf = async (): Promise<string> =>
+        (await t.app.inject({ url: player, headers: t.auth })).json().data.attributes.name;
+
+      // Rendered ten seconds before the old match leaves: well within a rendering's 30 s at least.
+      t.clock.set(leavesAt - 10_000);
+      assert.ok((await matchesOf(player)).includes(old.id));
+      assert.ok((await matchesOf(season)).includes(old.id));
+      await t.store.db
+        .updateTable('players')
+        .set({ name: 'Renamed' })
+        .where('account_id', '=', accountId(0))
+        .execute();
+      // Listed while its age is at most the window (as a purge keeps it), so up to `leavesAt`.
+      t.clock.set(leavesAt);
+      assert.equal(await nameOf(), 'Player0', 'cached until the match leaves');
+      t.clock.set(leavesAt + 1);
+      assert.deepEqual(await matchesOf(player), [later.id]);
+      assert.ok(!(await matchesOf(season)).includes(old.id));
+      assert.equal(await nameOf(), 'Renamed', 'rendered again as the match left');
+
+      // The purge deletes a match no document lists any more: every rendering stays cached.
+      await t.store.db
+        .updateTable('players')
+        .set({ name: 'Renamed twice' })
+        .where('account_id', '=', accountId(0))
+        .execute();
+      t.clock.set(leavesAt + 1_000);
+      assert.equal((await purgeExpired(t)).matches, 1);
+      assert.equal(await nameOf(), 'Renamed', 'not rendered again by the purge');
+      assert.deepEqual(await matchesOf(player), [later.id]);
+    } finally {
       await t.close();
     }
   });

@@ -13,7 +13,7 @@ import { documentResponse, errorResponse } from '../schemas/responses.ts';
 import { deprecationHeaders, platformSpelling, requestShard } from '../shards.ts';
 import { readThroughPlayers } from '../../upstream/player-read-through.ts';
 import type { RenderedDocument } from '../keyed-documents.ts';
-import { DOCUMENT_KINDS, nameTag, playerTag } from '../../store/document-changes.ts';
+import { DOCUMENT_KINDS, listedTags, nameTag, playerTag } from '../../store/document-changes.ts';
 import { findRecordedDocument } from '../../store/recorded-documents.ts';
 import { recordingWins } from '../../domain/recording-precedence.ts';
 import { renderRecordedDocument } from '../../presenters/recorded-document.ts';
@@ -68,10 +68,10 @@ export function playerRoutes(app: FastifyInstance, context: RouteContext): void 
     const retentionMs = retentionWindowMs(config);
     const since = clock.now() - retentionMs;
     const ids = players.map((player) => player.accountId);
-    const matches = await listRecentMatchIds(store.db, shard.platform, ids, since);
+    const { lists, oldestAt } = await listRecentMatchIds(store.db, shard.platform, ids, since);
     const views = players.map((player) => ({
       ...player,
-      matchIds: matches.get(player.accountId) ?? [],
+      matchIds: lists.get(player.accountId) ?? [],
     }));
     const spelling = platformSpelling(shard, config);
     const self = selfLink(config.publicBaseUrl, request);
@@ -81,8 +81,10 @@ export function playerRoutes(app: FastifyInstance, context: RouteContext): void 
         : renderPlayer(views[0]!, spelling, config.publicBaseUrl, self);
     return {
       body,
-      tags: [...ids.map((id) => playerTag(shard.platform, id)), ...asked],
+      tags: [...ids.map((id) => playerTag(shard.platform, id)), ...asked, ...listedTags(oldestAt)],
       headers: deprecationHeaders(shard),
+      // Its oldest match is listed up to its age of exactly the window, and the document with it.
+      validUntil: oldestAt === null ? undefined : oldestAt + retentionMs + 1,
     };
   }
 

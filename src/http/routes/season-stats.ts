@@ -109,14 +109,18 @@ export function seasonStatsRoutes(app: FastifyInstance, context: RouteContext): 
         };
         const recording = await findServedSeasonRecording(store.db, query);
         if (recording !== null) return { body: renderRecordedDocument(recording, self), tags };
-        const [player, [view]] = await Promise.all([
+        const [player, seasons] = await Promise.all([
           findPlayer(store.db, shard.platform, accountId),
           playerSeasons(scope, [accountId], STANDARD_GAME_MODES),
         ]);
         if (!player) {
           throw upstreamError ?? notFound(`No player '${accountId}' on shard '${shard.spelling}'`);
         }
-        return { body: renderPlayerSeason(view!, self), tags };
+        return {
+          body: renderPlayerSeason(seasons.views[0]!, self),
+          tags: [...tags, ...seasons.listedTags],
+          validUntil: seasons.validUntil,
+        };
       }),
   );
 
@@ -154,13 +158,17 @@ export function seasonStatsRoutes(app: FastifyInstance, context: RouteContext): 
         const query = { kind: 'playerSeasonList' as const, platform, accountIds, id, listSeasonId };
         const recording = await findServedSeasonRecording(store.db, query);
         if (recording !== null) return { body: renderRecordedDocument(recording, self), tags };
-        const [players, views] = await Promise.all([
+        const [players, seasons] = await Promise.all([
           findPlayersByIds(store.db, shard.platform, accountIds),
           playerSeasons(scope, accountIds, [gameMode]),
         ]);
-        const found = views.filter((view) => players.has(view.accountId));
+        const found = seasons.views.filter((view) => players.has(view.accountId));
         if (found.length === 0) throw upstreamError ?? notFound(NO_PLAYERS_FOUND);
-        return { body: renderPlayerSeasonList(found, self), tags };
+        return {
+          body: renderPlayerSeasonList(found, self),
+          tags: [...tags, ...seasons.listedTags],
+          validUntil: seasons.validUntil,
+        };
       }),
   );
 }
