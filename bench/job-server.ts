@@ -3,7 +3,9 @@
  * listens as `gamedata serve` does (from the environment, logging JSON lines to stdout; JOBS=off,
  * so no timer runs a job by itself), and a line `run <job> <now ms>` on standard input runs that job in this very
  * process — through `runJobOnce` and the job thread, as the scheduler of `serve` does — at the given
- * instant. When it ends, the server prints `JOB {"name","ms","outcome"}`.
+ * instant. When it ends, the server prints `JOB {"name","ms","outcome"}`. A line `clock <ms>` sets
+ * the server's own clock that many ms ahead of the system's (answered `JOB {"name":"clock",…}`):
+ * a job run at the same instant then finds what the server has already seen expire.
  */
 import readline from 'node:readline';
 import { pino } from 'pino';
@@ -18,7 +20,10 @@ import { openRuntime } from '../src/runtime.ts';
 const config = loadConfig(process.env);
 const runtime = await openRuntime(config);
 const logger = pino({ level: config.logLevel, redact: ['req.headers.authorization'] });
-const app = await buildApp({ ...runtime, logger });
+/** How far the server's clock runs ahead of the system's, in ms. */
+let clockAhead = 0;
+const clock = { now: () => Date.now() + clockAhead };
+const app = await buildApp({ ...runtime, clock, logger });
 // Where `serve` runs its jobs: a worker thread of this process (in-memory SQLite: this thread).
 const runner = canRunInThread(config) ? threadRunner(config) : inProcessRunner;
 await app.listen({ port: config.port, host: config.host });
@@ -28,6 +33,11 @@ const reply = (message: object): void =>
 
 readline.createInterface({ input: process.stdin }).on('line', (line) => {
   const [command, name = '', at = ''] = line.trim().split(/\s+/);
+  if (command === 'clock' && Number.isFinite(Number(name))) {
+    clockAhead = Number(name);
+    reply({ name: 'clock', ms: 0, outcome: `${clockAhead} ms ahead` });
+    return;
+  }
   const job = findJob(name);
   if (command !== 'run' || job === undefined || !Number.isFinite(Number(at))) {
     reply({ name, ms: 0, outcome: `bad command '${line}'` });

@@ -16,21 +16,32 @@ export type JobTrigger = (
   now: number,
 ) => Promise<{ seconds: number; outcome: string }>;
 
-/** Jobs run by the job server in its own event loop; its `JOB {…}` line tells the end. */
-export function inServerTrigger(jobServer: RunningServer): JobTrigger {
+/** The job server's remote control (bench/job-server.ts). */
+export interface InServerControl {
+  /** Runs a job in the job server's own process; its `JOB {…}` line tells the end. */
+  trigger: JobTrigger;
+  /** Sets the server's clock `ms` ahead of the system's. */
+  setClockAhead(ms: number): Promise<void>;
+}
+
+export function inServerControl(jobServer: RunningServer): InServerControl {
   const replies = readline.createInterface({ input: jobServer.child.stdout! });
-  return (job, now) =>
-    new Promise((resolve) => {
+  const ask = (name: string, command: string) =>
+    new Promise<{ seconds: number; outcome: string }>((resolve) => {
       const onLine = (line: string): void => {
         if (!line.startsWith('JOB ')) return;
         const reply = JSON.parse(line.slice(4)) as { name: string; ms: number; outcome: string };
-        if (reply.name !== job) return;
+        if (reply.name !== name) return;
         replies.off('line', onLine);
         resolve({ seconds: reply.ms / 1000, outcome: reply.outcome });
       };
       replies.on('line', onLine);
-      jobServer.child.stdin!.write(`run ${job} ${now}\n`);
+      jobServer.child.stdin!.write(`${command}\n`);
     });
+  return {
+    trigger: (job, now) => ask(job, `run ${job} ${now}`),
+    setClockAhead: async (ms) => void (await ask('clock', `clock ${ms}`)),
+  };
 }
 
 /**

@@ -6,14 +6,18 @@
  * the warm server answers flat out: a server kept at 100 % of its core by a
  * closed loop has no idle CPU for a job to take, so every job — whatever its priority — would
  * show as a stall, and a job at the lowest priority would never end. Runs on a scratch copy of the bench data, since jobs
- * purge and rebuild; retention runs one and two days ahead so that it has matches to delete. A
- * job shorter than the window runs again until the window is filled (`runs`).
+ * purge and rebuild. Retention runs ahead of the server's clock so that it has matches to delete:
+ * "early" a day (in the server) or three (another process) ahead, deleting matches the server
+ * still lists, as a purge ahead of the readers' clocks would, and "on time" in the server with
+ * the server's clock set two days ahead as well, so it deletes what the server has seen leave
+ * the window, as the hourly purge does. A job shorter than the window runs again until the
+ * window is filled (`runs`).
  */
 import path from 'node:path';
 import { scratchCopy, type BenchData } from './bench-data.ts';
 import { stopChild, type ChildRegistry, type Pinning } from './children.ts';
 import { discoverPaths } from './discover-paths.ts';
-import { cliTrigger, inServerTrigger, type JobTrigger } from './job-triggers.ts';
+import { cliTrigger, inServerControl, type JobTrigger } from './job-triggers.ts';
 import { postingTrigger } from './posting-trigger.ts';
 import { startProbe, summariseProbe, type LatencySummary } from './latency-probe.ts';
 import { ROOT } from './project-root.ts';
@@ -72,6 +76,8 @@ const WARMUP_SECONDS = 2;
  */
 const MAX_RUNS = 10_000;
 const DAY_MS = 86_400_000;
+/** Days ahead of the system's clock at which both the job server and its purge run "on time". */
+const ON_TIME_DAYS_AHEAD = 2;
 
 export async function measureJobsUnderLoad(
   children: ChildRegistry,
@@ -88,6 +94,7 @@ export async function measureJobsUnderLoad(
     trigger: JobTrigger,
     daysAhead: number,
     posted: JobTrigger | null = null,
+    more: ((target: Target) => Promise<void>) | null = null,
   ): Promise<void> => {
     options.log(`Jobs under load: ${where}`);
     const target = await targetOf(server, options);
@@ -98,8 +105,10 @@ export async function measureJobsUnderLoad(
     options.log(`  steady load: ${target.load.delayMs} ms between requests per connection`);
     for (const job of jobs) {
       const now = Date.now() + (job === 'retention' ? daysAhead * DAY_MS : 0);
-      rows.push(await measureJob(children, target, job, where, () => trigger(job, now), options));
+      const label = job === 'retention' ? 'retention, early' : job;
+      rows.push(await measureJob(children, target, label, where, () => trigger(job, now), options));
     }
+    await more?.(target);
     if (posted !== null) {
       const at = Date.now();
       const row = () => posted('ingest', at);
@@ -116,7 +125,19 @@ export async function measureJobsUnderLoad(
     stdout: 'pipe',
     cpuProfDir: options.cpuProfDir,
   });
-  await runAll(jobServer, 'in the server', inServerTrigger(jobServer), 1);
+  const control = inServerControl(jobServer);
+  const onTime = async (target: Target): Promise<void> => {
+    if (!jobs.includes('retention')) return;
+    // Two days on for the server as well: the matches the purge deletes have left what it lists
+    // (the renderings that listed them ended as they left, during the warm-up before the job).
+    await control.setClockAhead(ON_TIME_DAYS_AHEAD * DAY_MS);
+    const now = Date.now() + ON_TIME_DAYS_AHEAD * DAY_MS;
+    const run = () => control.trigger('retention', now);
+    rows.push(
+      await measureJob(children, target, 'retention, on time', 'in the server', run, options),
+    );
+  };
+  await runAll(jobServer, 'in the server', control.trigger, 1, null, onTime);
   const service = await startService(children, {
     label: 'service',
     dataDir: dir,
@@ -128,7 +149,7 @@ export async function measureJobsUnderLoad(
   const posted = options.jobs.includes('ingest')
     ? await postingTrigger(service.origin, dir, options.workDir, options.seed + 1)
     : null;
-  await runAll(service, 'another process', cliTrigger(children, dir, cpus), 2, posted);
+  await runAll(service, 'another process', cliTrigger(children, dir, cpus), 3, posted);
   return rows;
 }
 
