@@ -142,6 +142,13 @@ const Env = Type.Object({
         'Worker threads preparing matches (parse, validate, telemetry gzip, rendering) while `gamedata ingest` writes a directory, and the matches posted to `serve` while it answers other requests; default: one fewer than the cores, at least 1; 0 prepares them on the main thread.',
     }),
   ),
+  INGEST_NICE: Type.Integer({
+    minimum: 0,
+    maximum: 19,
+    default: 10,
+    description:
+      'Scheduling niceness of the worker threads preparing matches posted to `serve` (Linux; 0: as serving): a posted match takes the CPU serving leaves first.',
+  }),
   INGEST_RATE_LIMIT_PER_MINUTE: Type.Integer({
     minimum: 1,
     default: 120,
@@ -317,6 +324,8 @@ export interface Config {
   ingestMaxBytes: number;
   /** Worker threads preparing matches for `gamedata ingest` and `POST /ingest/matches` (0: on the main thread). */
   ingestWorkers: number;
+  /** Niceness of `serve`'s prepare workers (INGEST_NICE). */
+  ingestNice: number;
   /** Default per-minute budget of an ingest key. */
   ingestRatePerMinute: number;
   matchCacheBytes: number;
@@ -453,6 +462,7 @@ export function loadConfig(env: Record<string, string | undefined>): Readonly<Co
     defaultRatePerMinute: parsed.RATE_LIMIT_PER_MINUTE,
     ingestMaxBytes: parsed.INGEST_MAX_MB * 1024 * 1024,
     ingestWorkers: parsed.INGEST_WORKERS ?? defaultIngestWorkers(),
+    ingestNice: parsed.INGEST_NICE,
     ingestRatePerMinute: parsed.INGEST_RATE_LIMIT_PER_MINUTE,
     matchCacheBytes: parsed.MATCH_CACHE_MB * 1024 * 1024,
     telemetryCacheBytes: parsed.TELEMETRY_CACHE_MB * 1024 * 1024,

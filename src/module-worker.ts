@@ -26,3 +26,21 @@ export function startModuleWorker(
   const bootstrap = `${beforeLoad}\nimport(${tsx}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;
   return new Worker(bootstrap, { ...options, eval: true });
 }
+
+/**
+ * Plain JavaScript (a `beforeLoad` of startModuleWorker) that lowers the thread it runs in to
+ * the niceness `expression` gives there (Linux; nothing elsewhere, nor for 0): run before tsx,
+ * whose loader compiles the thread's modules in a thread of its own that inherits the niceness
+ * of the thread that starts it. A built module lowers itself as its first line instead
+ * (src/jobs/job-priority.ts).
+ */
+export function lowerThreadFirst(expression: string): string {
+  return `{
+  const os = require('node:os');
+  const nice = ${expression};
+  try {
+    const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+    if (nice > 0 && os.getPriority(tid) < nice) os.setPriority(tid, nice);
+  } catch {}
+}`;
+}

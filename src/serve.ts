@@ -100,7 +100,9 @@ export async function serve(
   const stopCheckpoints = runtime.store.checkpointInBackground?.() ?? null;
   // Its threads start with the first match posted: a server that is never fed starts none.
   const ingestPool: PreparePool | null =
-    config.ingestWorkers > 0 ? openPreparePool(config.ingestWorkers, config) : null;
+    config.ingestWorkers > 0
+      ? openPreparePool(config.ingestWorkers, config, config.ingestNice)
+      : null;
   try {
     await loadDemoIfDue(runtime, log, stop);
     if (!stop.aborted) {

@@ -5,7 +5,7 @@
  * must stay on the thread that holds the store. Each task goes to the least busy worker.
  */
 import type { Worker } from 'node:worker_threads';
-import { startModuleWorker } from '../module-worker.ts';
+import { lowerThreadFirst, startModuleWorker } from '../module-worker.ts';
 import { matchInputCheckCode } from './match-input-check.ts';
 import {
   bufferOf,
@@ -31,20 +31,28 @@ interface Slot {
   pending: Map<number, { resolve: (o: PrepareOutcome) => void; reject: (e: Error) => void }>;
 }
 
-/** A worker running prepare-worker with `config`. */
-function startWorker(config: PrepareConfig): Worker {
-  const workerData = { config, checkCode: matchInputCheckCode() };
-  return startModuleWorker(import.meta.url, 'prepare-worker', { workerData });
+/** Lowers a prepare worker to its niceness before tsx compiles its modules. */
+const LOWER_BEFORE_TSX = lowerThreadFirst("require('node:worker_threads').workerData.nice");
+
+/** A worker running prepare-worker with `config`, at niceness `nice` (Linux; 0: as its creator). */
+function startWorker(config: PrepareConfig, nice: number): Worker {
+  const workerData = { config, checkCode: matchInputCheckCode(), nice };
+  return startModuleWorker(import.meta.url, 'prepare-worker', { workerData }, LOWER_BEFORE_TSX);
 }
 
-/** A pool of `size` (≥ 1) workers preparing matches with `config`, started at the first task. */
-export function openPreparePool(size: number, config: PrepareConfig): PreparePool {
+/**
+ * A pool of `size` (≥ 1) workers preparing matches with `config`, started at the first task.
+ * `nice`: the workers' scheduling niceness (0–19; Linux): `serve` lowers them (INGEST_NICE), so
+ * that a posted match — the workers' start included — takes the CPU that serving leaves, not
+ * half of a busy core; `gamedata ingest`, with nothing to serve, leaves them at its own.
+ */
+export function openPreparePool(size: number, config: PrepareConfig, nice = 0): PreparePool {
   const slots: Slot[] = [];
   let nextId = 0;
   let closed = false;
 
   const start = (): Slot => {
-    const slot: Slot = { worker: startWorker(config), pending: new Map() };
+    const slot: Slot = { worker: startWorker(config, nice), pending: new Map() };
     slot.worker.on('message', ({ id, outcome }: { id: number; outcome: PrepareOutcome }) => {
       const waiter = slot.pending.get(id);
       slot.pending.delete(id);

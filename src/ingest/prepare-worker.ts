@@ -5,6 +5,7 @@
  * loaded here; an input that check refuses goes back to the main thread to be refused there.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { lowerThreadPriority } from '../jobs/job-priority.ts';
 import { compileMatchInputCheck } from './compile-match-input-check.ts';
 import type { MatchInput } from './match-input.ts';
 import {
@@ -16,7 +17,13 @@ import {
   type PrepareTask,
 } from './prepare-match.ts';
 
-const { config, checkCode } = workerData as { config: PrepareConfig; checkCode: string };
+const { config, checkCode, nice } = workerData as {
+  config: PrepareConfig;
+  checkCode: string;
+  nice: number;
+};
+// Built, nothing ran before this module; under tsx its bootstrap lowered the thread already.
+lowerThreadPriority(nice);
 const check = compileMatchInputCheck(checkCode);
 
 function assertSchema(input: unknown): asserts input is MatchInput {

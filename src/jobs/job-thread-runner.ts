@@ -8,7 +8,7 @@ import type { Worker } from 'node:worker_threads';
 import type { Config } from '../config.ts';
 import type { ChangeFeed } from '../store/change-feed.ts';
 import type { Job, JobDeps } from './scheduler.ts';
-import { startModuleWorker } from '../module-worker.ts';
+import { lowerThreadFirst, startModuleWorker } from '../module-worker.ts';
 
 /** Runs a job's work (without its lease, which the caller holds) and returns its summary. */
 export interface JobRunner {
@@ -27,20 +27,10 @@ export interface JobThreadRequest {
 
 export type JobThreadReply = { id: number; summary: string } | { id: number; error: string };
 
-/**
- * Lowers the thread it runs in to `workerData.config.jobNice`, as plain JavaScript: what the tsx
- * bootstrap below runs before tsx, whose loader compiles every module of the job in a thread of
- * its own that inherits its creator's niceness (job-thread.ts, which lowers itself the same way
- * through job-priority.ts, cannot be loaded before tsx is).
- */
-const LOWER_BEFORE_TSX = `{
-  const os = require('node:os');
-  const nice = require('node:worker_threads').workerData.config.jobNice;
-  try {
-    const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
-    if (nice > 0 && os.getPriority(tid) < nice) os.setPriority(tid, nice);
-  } catch {}
-}`;
+/** Lowers the job thread to JOB_NICE before tsx compiles the job's modules (see lowerThreadFirst). */
+const LOWER_BEFORE_TSX = lowerThreadFirst(
+  "require('node:worker_threads').workerData.config.jobNice",
+);
 
 /** Runs jobs where the caller is: what tests with an in-memory store and a fixed clock use. */
 export const inProcessRunner: JobRunner = {

@@ -12,6 +12,7 @@ import { buildProgram } from '../../src/cli/program.ts';
 import { threadRunner } from '../../src/jobs/job-thread-runner.ts';
 import { jobNiceOf } from '../../src/jobs/job-priority.ts';
 import { runCliIn } from '../helpers/cli.ts';
+import { openPreparePool } from '../../src/ingest/prepare-pool.ts';
 
 /** Niceness of every thread of this process, by thread id (Linux). */
 function threadNiceness(): Map<number, number> {
@@ -92,6 +93,34 @@ test(
         }
       } finally {
         await runner.close();
+      }
+    });
+  },
+);
+
+test(
+  "serve's prepare workers start at INGEST_NICE, and the serving thread keeps its priority",
+  { skip, timeout: 60_000 },
+  async () => {
+    await withStore(async (dataDir) => {
+      const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', INGEST_NICE: '14' });
+      assert.equal(config.ingestNice, 14);
+      const mainBefore = os.getPriority();
+      const before = threadNiceness();
+      const pool = openPreparePool(1, config, config.ingestNice);
+      try {
+        // Not a match: it comes back to be ingested elsewhere, once the worker has started.
+        const outcome = await pool.prepare({ source: Buffer.from('{"data":{}}'), now: Date.now() });
+        assert.equal(outcome.kind, 'other');
+        const lowered = loweredSince(before, 14);
+        assert.ok(lowered.length >= 1, 'the worker is lowered');
+        assert.ok(
+          lowered.every((tid) => !before.has(tid)),
+          'only threads of the pool',
+        );
+        assert.equal(os.getPriority(), mainBefore, 'the serving thread is untouched');
+      } finally {
+        await pool.close();
       }
     });
   },
