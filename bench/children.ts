@@ -76,6 +76,11 @@ export function exitOf(child: ChildProcess): Promise<number | null> {
 export interface Pinning {
   servers: string | null;
   load: string | null;
+  /**
+   * Every CPU, for a child that may use them all: one started without a list would inherit the
+   * bench's own pinning (on `load`). Null when nothing is pinned.
+   */
+  every: string | null;
   /** One line for the report. */
   description: string;
 }
@@ -87,14 +92,16 @@ export interface Pinning {
  * is pinned and the report says so.
  */
 export function planPinning(cores: number, enabled: boolean, tasksetFound: boolean): Pinning {
-  if (!enabled) return { servers: null, load: null, description: 'not pinned (--no-pin)' };
-  if (!tasksetFound) return { servers: null, load: null, description: 'not pinned (no taskset)' };
-  if (cores < 2) return { servers: null, load: null, description: 'not pinned (one core)' };
+  const none = { servers: null, load: null, every: null };
+  if (!enabled) return { ...none, description: 'not pinned (--no-pin)' };
+  if (!tasksetFound) return { ...none, description: 'not pinned (no taskset)' };
+  if (cores < 2) return { ...none, description: 'not pinned (one core)' };
   const last = cores - 1;
   const load = last === 1 ? '0' : `0-${last - 1}`;
   return {
     servers: String(last),
     load,
+    every: `0-${last}`,
     description: `servers on CPU ${last}; wrk and the bench on CPU ${load}`,
   };
 }

@@ -66,6 +66,8 @@ export async function ingestWithCli(
   options: {
     workDir: string;
     cpus: string | null;
+    /** Every CPU, for the unpinned run (a child would otherwise inherit the bench's pinning). */
+    everyCpu: string | null;
     start: StartCost;
     cpuProfDir?: string | undefined;
     /** Pinned warm runs, the cheapest counting. */
@@ -87,7 +89,8 @@ export async function ingestWithCli(
     const cost = (await run(set.bothDir, options.cpus, window)).window!;
     if (warm === null || (cost.cpuMicros ?? Infinity) < (warm.cpuMicros ?? Infinity)) warm = cost;
   }
-  const unpinned = options.cpus === null ? null : (await run(set.bothDir, null, window)).window!;
+  const unpinned =
+    options.cpus === null ? null : (await run(set.bothDir, options.everyCpu, window)).window!;
   return { first, warm: warm!, unpinned };
 }
 

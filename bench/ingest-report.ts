@@ -73,6 +73,8 @@ export async function measureIngest(
     parts: readonly string[];
     seed: number;
     serverCpus: string | null;
+    /** Every CPU (Pinning's `every`): where the CLI's unpinned run goes. */
+    everyCpu: string | null;
     cpuProfDir: string | undefined;
     workDir: string;
     log: (line: string) => void;
@@ -134,6 +136,7 @@ export async function measureIngest(
     const cli = await ingestWithCli(children, set, {
       workDir: root,
       cpus: options.serverCpus,
+      everyCpu: options.everyCpu,
       start: startWithWorkers!,
       cpuProfDir: options.cpuProfDir,
       warmRuns: repeats,

@@ -157,6 +157,7 @@ async function main(): Promise<void> {
       parts: options.ingestParts,
       seed: options.seed,
       serverCpus: pinning.servers,
+      everyCpu: pinning.every,
       cpuProfDir: options.cpuProf,
       workDir,
       log,

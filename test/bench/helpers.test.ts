@@ -9,10 +9,12 @@ test('servers get the last core and the load generator the others', () => {
   assert.deepEqual(planPinning(2, true, true), {
     servers: '1',
     load: '0',
+    every: '0-1',
     description: 'servers on CPU 1; wrk and the bench on CPU 0',
   });
   assert.equal(planPinning(8, true, true).load, '0-6');
   assert.equal(planPinning(8, true, true).servers, '7');
+  assert.equal(planPinning(8, true, true).every, '0-7');
   for (const unpinned of [
     planPinning(1, true, true),
     planPinning(4, false, true),
@@ -20,6 +22,7 @@ test('servers get the last core and the load generator the others', () => {
   ]) {
     assert.equal(unpinned.servers, null);
     assert.equal(unpinned.load, null);
+    assert.equal(unpinned.every, null);
     assert.match(unpinned.description, /^not pinned/);
   }
 });
