@@ -4,11 +4,12 @@
  * better-sqlite3 runs each query synchronously and Kysely's awaits around it settle as
  * microtasks, so requests that each run several queries — documents rendered again after a
  * purge dropped them, a hundred at once — run back to back within one turn, and a request for a
- * cached document that arrived meanwhile waits for all of them: 30–40 ms at p99 on the bench
- * while `retention` ran. Here a turn runs queries (and whatever its callers do between them) until
- * TURN_MS have passed since its first; a query that finds the turn's share spent waits for a later
- * turn (`setImmediate`, after the poll for new requests). A query alone runs at once, and a burst
- * of them is cut into turns that cached answers get between.
+ * cached document that arrived meanwhile waits for all of them: 30–190 ms at p99 on the bench
+ * while `retention` ran a day early (README, "Why jobs stalled"). Here a turn runs queries (and
+ * whatever its callers do between them) until TURN_MS have passed since its first; a query that
+ * finds the turn's share spent waits for a later turn (`setImmediate`, after the poll for new
+ * requests). A query alone runs at once, and a burst of them is cut into turns that cached
+ * answers get between.
  */
 
 /** ms one turn of the event loop runs queries for before the next query waits for the next turn. */
