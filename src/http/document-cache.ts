@@ -67,6 +67,18 @@ export class DocumentCache<V> {
     this.usedBytes -= entry.bytes;
   }
 
+  /** Deletes every entry whose value `doomed` picks; returns how many. */
+  deleteWhere(doomed: (value: V) => boolean): number {
+    let deleted = 0;
+    for (const [key, entry] of this.entries) {
+      if (!doomed(entry.value)) continue;
+      this.entries.delete(key);
+      this.usedBytes -= entry.bytes;
+      deleted++;
+    }
+    return deleted;
+  }
+
   /** Bytes currently accounted for, overhead included. */
   get size(): number {
     return this.usedBytes;

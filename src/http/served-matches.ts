@@ -17,6 +17,13 @@ import {
 import { loadMatchDocument } from '../ingest/load-match-document.ts';
 import { DocumentCache } from './document-cache.ts';
 import { gzipEtag, immutableCacheControl } from './precompressed.ts';
+import {
+  DOCUMENT_CHANGES,
+  documentTagsOf,
+  listedHour,
+  listedHourOf,
+  watchLocalDocumentChanges,
+} from '../store/document-changes.ts';
 
 const EMPTY = Buffer.alloc(0);
 
@@ -50,6 +57,8 @@ export interface ServedMatch {
   etagGzip: string;
   /** False for a match of another platform than the shard's: answered 404, its bytes not kept. */
   servable: boolean;
+  /** Epoch ms the match was created at. */
+  createdAt: number;
   /** Epoch ms after which the match is past retention (Infinity: kept forever). */
   expiresAt: number;
   /**
@@ -108,6 +117,34 @@ export function servedMatches(context: RouteContext): ServedMatches {
   // Bounded by the shards and aliases there are: unknown spellings are never added.
   const variants = new Map<string, ShardVariant>();
 
+  // A purge announces the hours of the matches it deletes (listedFromTag): the cached matches of
+  // those hours are read again — a 404 once their rows are gone — rather than answered until they
+  // expire by this instance's clock, which a purge ahead of it would outrun. Heard from this
+  // process's writers before they commit, and from the change feed once committed (a load
+  // between the two may keep a match the feed's delivery then drops); a feed row that is no
+  // list of tags drops every match. A load that began before a drop answers, but is not kept.
+  let drops = 0;
+  function dropPurged(tags: readonly string[] | null): void {
+    const hours = new Set<number>();
+    for (const tag of tags ?? []) {
+      const hour = listedHourOf(tag);
+      if (hour !== null) hours.add(hour);
+    }
+    if (tags !== null && hours.size === 0) return;
+    drops++;
+    cache.deleteWhere((cached) => {
+      if (tags === null) return true;
+      for (const match of cached.variants.values()) {
+        if (hours.has(listedHour(match.createdAt))) return true;
+      }
+      return false;
+    });
+  }
+  watchLocalDocumentChanges(dropPurged);
+  context.changes.subscribe(DOCUMENT_CHANGES, (keys) =>
+    dropPurged(keys === 'all' ? null : documentTagsOf(keys)),
+  );
+
   function shardVariant(spelling: string): ShardVariant | null {
     const known = variants.get(spelling);
     if (known !== undefined) return known;
@@ -141,6 +178,7 @@ export function servedMatches(context: RouteContext): ServedMatches {
       etag: document.etag,
       etagGzip: gzipEtag(document.etag),
       servable,
+      createdAt: document.createdAt,
       expiresAt: document.createdAt + retentionMs,
       final: document.hasTelemetry,
       cacheControl: '',
@@ -161,11 +199,12 @@ export function servedMatches(context: RouteContext): ServedMatches {
     const key = route.variantKey + matchId;
     let pending = loading.get(key);
     if (pending === undefined) {
+      const dropsBefore = drops;
       pending = loadMatchDocument(store, matchId, route.variant)
         .then((document) => {
           if (document === null) return null;
           const match = served(document, route);
-          if (match.final) remember(matchId, route, match);
+          if (match.final && drops === dropsBefore) remember(matchId, route, match);
           return match;
         })
         .finally(() => loading.delete(key));

@@ -44,8 +44,20 @@ const LISTED_FROM_SPAN_MS = 3_600_000;
  * any purged match lists its own oldest among them, or one purged (and announced) before — and
  * a document that lists none of them, like any ranked, mastery or clan document, stays cached.
  */
-export const listedFromTag = (createdAt: number): string =>
-  `listed\u0000${Math.floor(createdAt / LISTED_FROM_SPAN_MS)}`;
+export const listedFromTag = (createdAt: number): string => `${LISTED}${listedHour(createdAt)}`;
+
+const LISTED = 'listed\u0000';
+
+/** The span a match created at `createdAt` falls in, as `listedFromTag` names it. */
+export const listedHour = (createdAt: number): number =>
+  Math.floor(createdAt / LISTED_FROM_SPAN_MS);
+
+/** The span a `listedFromTag` names; null for any other tag. */
+export function listedHourOf(tag: string): number | null {
+  if (!tag.startsWith(LISTED)) return null;
+  const hour = Number(tag.slice(LISTED.length));
+  return Number.isInteger(hour) ? hour : null;
+}
 
 /** The `listedFromTag` of a document whose oldest listed match was created at `oldestAt`, if any. */
 export const listedTags = (oldestAt: number | null): string[] =>

@@ -41,3 +41,19 @@ test('does not keep a value larger than the bound, and keeps nothing when the bo
   disabled.set('k', 'v', 1);
   assert.equal(disabled.get('k'), undefined);
 });
+
+test('deletes the entries a predicate picks, and their bytes', () => {
+  const cache = new DocumentCache<number>(100 * KB);
+  for (let i = 0; i < 6; i++) cache.set(`k${i}`, i, KB);
+  const one = cache.size / 6;
+  assert.equal(
+    cache.deleteWhere((value) => value % 2 === 0),
+    3,
+  );
+  assert.equal(cache.count, 3);
+  assert.equal(cache.size, 3 * one);
+  assert.deepEqual(
+    [0, 1, 2, 3, 4, 5].map((i) => cache.peek(`k${i}`)),
+    [undefined, 1, undefined, 3, undefined, 5],
+  );
+});

@@ -109,6 +109,7 @@ for (const database of testDatabases) {
       const start = t.clock.now();
       const old = makeMatchInput({
         seed: 'purged',
+        telemetry: true,
         overrides: { createdAt: iso(start - 2 * DAY) },
       });
       // Players 10–13 played only a match that stays.
@@ -129,6 +130,12 @@ for (const database of testDatabases) {
       // there): to them the old match is still listed.
       t.clock.set(start + 11 * DAY);
       assert.equal((await get(0)).relationships.matches.data.length, 1);
+      // Its document is final (telemetry attached), so it is answered from the match cache.
+      const matchUrl = `/shards/pc-b/matches/${old.id}`;
+      const matchStatus = async (): Promise<number> =>
+        (await t.app.inject({ url: matchUrl, headers: t.auth })).statusCode;
+      assert.equal(await matchStatus(), 200);
+      assert.equal(await matchStatus(), 200);
       assert.equal((await get(10)).attributes.name, 'Kept0');
       // Behind the service's back (nothing announced): seen only where the document is rendered again.
       await t.store.db
@@ -152,6 +159,7 @@ for (const database of testDatabases) {
       assert.deepEqual(purgedPlayer.relationships.matches.data, []);
       assert.equal(purgedPlayer.attributes.name, 'Renamed', 'rendered again');
       assert.equal((await get(10)).attributes.name, 'Kept0', 'still the cached rendering');
+      assert.equal(await matchStatus(), 404, 'the purged match leaves the match cache too');
 
       announced.length = 0;
       assert.deepEqual(await purgeExpired(ahead), { matches: 0, sampleLists: 0, tournaments: 0 });
