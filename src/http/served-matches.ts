@@ -104,6 +104,8 @@ export interface ServedMatches {
   identity(matchId: string, match: ServedMatch): Buffer;
   /** The fast path's answer for a plain GET of a cached match. */
   source: FastSource;
+  /** Stops hearing of purges (the app closes): the process's writers would keep the cache alive. */
+  close(): void;
 }
 
 export function servedMatches(context: RouteContext): ServedMatches {
@@ -140,8 +142,8 @@ export function servedMatches(context: RouteContext): ServedMatches {
       return false;
     });
   }
-  watchLocalDocumentChanges(dropPurged);
-  context.changes.subscribe(DOCUMENT_CHANGES, (keys) =>
+  const unwatchLocal = watchLocalDocumentChanges(dropPurged);
+  const unsubscribe = context.changes.subscribe(DOCUMENT_CHANGES, (keys) =>
     dropPurged(keys === 'all' ? null : documentTagsOf(keys)),
   );
 
@@ -308,5 +310,9 @@ export function servedMatches(context: RouteContext): ServedMatches {
     headers,
     identity,
     source,
+    close() {
+      unwatchLocal();
+      unsubscribe();
+    },
   };
 }

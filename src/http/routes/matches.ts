@@ -50,6 +50,7 @@ type MatchRequest = FastifyRequest<{ Params: { shard: string; matchId: string } 
 export function matchRoutes(app: FastifyInstance, context: RouteContext): void {
   const { clock, mirror } = context;
   const matches = servedMatches(context);
+  app.addHook('onClose', async () => matches.close());
 
   /** A match the store lacks, copied from the upstream (read-through), then loaded. */
   async function fromUpstream(matchId: string, route: ShardVariant): Promise<ServedMatch | null> {
