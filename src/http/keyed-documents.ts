@@ -25,6 +25,7 @@ import { documentGenerations } from './document-generations.ts';
 import { DocumentCache } from './document-cache.ts';
 import { acceptsGzip, gzipDocument, gzipEtag, isNotModified } from './precompressed.ts';
 import type { FastSource } from './fast-path.ts';
+import { listedFromTag } from '../store/document-changes.ts';
 
 /** What a route renders on a miss. Everything in it must depend on the request URL alone. */
 export interface RenderedDocument {
@@ -41,6 +42,21 @@ export interface RenderedDocument {
   clientFreshUntil?: number;
   /** Epoch ms from which this rendering is out of date by time alone (a match leaves retention). */
   validUntil?: number;
+}
+
+/** What a rendering that lists matches takes from the oldest it lists. */
+export interface MatchListing {
+  /** Its `listedFromTag`, which a purge of that match announces; none when nothing is listed. */
+  tags: string[];
+  /** Epoch ms from which that match has left the window, and the rendering with it. */
+  validUntil: number;
+}
+
+/** The MatchListing of a rendering whose oldest listed match was created at `oldestAt` (or none). */
+export function matchListing(oldestAt: number | null, retentionMs: number): MatchListing {
+  if (oldestAt === null) return { tags: [], validUntil: Infinity };
+  // Listed up to its age of exactly the window, as a purge keeps it.
+  return { tags: [listedFromTag(oldestAt)], validUntil: oldestAt + retentionMs + 1 };
 }
 
 interface CachedDocument {

@@ -10,7 +10,7 @@ import { FIRST_LIFETIME_SEASON, LIFETIME, seasonStatsShardRule } from '../domain
 import { isPcPlatform, type ResolvedShard } from '../domain/shards.ts';
 import { findSeasonStatsRows, listStatsMatchIds } from '../store/player-stats.ts';
 import type { PlayerSeasonView } from '../presenters/season-stats-document.ts';
-import { listedTags } from '../store/document-changes.ts';
+import { matchListing, type MatchListing } from './keyed-documents.ts';
 import { notFound } from './jsonapi.ts';
 import { seasonListsFor } from './season-lists.ts';
 import { enforceShardRule } from './shards.ts';
@@ -32,10 +32,8 @@ export interface StatsScope {
 /** The stats of the players asked for, and what the match lists make of their rendering. */
 export interface PlayerSeasons {
   views: PlayerSeasonView[];
-  /** The tag of the oldest listed match (`listedFromTag`), which a purge of it announces. */
-  listedTags: string[];
-  /** Epoch ms when the oldest listed match has left the retention window; Infinity for none. */
-  validUntil: number;
+  /** What the oldest match listed makes of the rendering: its tag and its end. */
+  listing: MatchListing;
 }
 
 /** The two reads of the season stats routes, bound to the app's store, clock and config. */
@@ -96,12 +94,7 @@ export function playerSeasonReader(context: Pick<RouteContext, 'config' | 'store
       stats: stats.get(accountId),
       matches: matches.byPlayer.get(accountId),
     }));
-    const { oldestAt } = matches;
-    return {
-      views,
-      listedTags: listedTags(oldestAt),
-      validUntil: oldestAt === null ? Infinity : oldestAt + retentionWindowMs(config) + 1,
-    };
+    return { views, listing: matchListing(matches.oldestAt, retentionWindowMs(config)) };
   }
 
   return { statsScope, playerSeasons };

@@ -59,10 +59,6 @@ export function listedHourOf(tag: string): number | null {
   return Number.isInteger(hour) ? hour : null;
 }
 
-/** The `listedFromTag` of a document whose oldest listed match was created at `oldestAt`, if any. */
-export const listedTags = (oldestAt: number | null): string[] =>
-  oldestAt === null ? [] : [listedFromTag(oldestAt)];
-
 /** Tags per feed row: a row stays a few KB however many players a write touched. */
 const TAGS_PER_ROW = 100;
 

@@ -12,8 +12,8 @@ import { PlayerDocument, PlayerListDocument } from '../schemas/player-documents.
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
 import { deprecationHeaders, platformSpelling, requestShard } from '../shards.ts';
 import { readThroughPlayers } from '../../upstream/player-read-through.ts';
-import type { RenderedDocument } from '../keyed-documents.ts';
-import { DOCUMENT_KINDS, listedTags, nameTag, playerTag } from '../../store/document-changes.ts';
+import { matchListing, type RenderedDocument } from '../keyed-documents.ts';
+import { DOCUMENT_KINDS, nameTag, playerTag } from '../../store/document-changes.ts';
 import { findRecordedDocument } from '../../store/recorded-documents.ts';
 import { recordingWins } from '../../domain/recording-precedence.ts';
 import { renderRecordedDocument } from '../../presenters/recorded-document.ts';
@@ -79,12 +79,12 @@ export function playerRoutes(app: FastifyInstance, context: RouteContext): void 
       as === 'list'
         ? renderPlayerList(views, spelling, config.publicBaseUrl, self)
         : renderPlayer(views[0]!, spelling, config.publicBaseUrl, self);
+    const listing = matchListing(oldestAt, retentionMs);
     return {
       body,
-      tags: [...ids.map((id) => playerTag(shard.platform, id)), ...asked, ...listedTags(oldestAt)],
+      tags: [...ids.map((id) => playerTag(shard.platform, id)), ...asked, ...listing.tags],
       headers: deprecationHeaders(shard),
-      // Its oldest match is listed up to its age of exactly the window, and the document with it.
-      validUntil: oldestAt === null ? undefined : oldestAt + retentionMs + 1,
+      validUntil: listing.validUntil,
     };
   }
 

@@ -118,8 +118,8 @@ export function seasonStatsRoutes(app: FastifyInstance, context: RouteContext): 
         }
         return {
           body: renderPlayerSeason(seasons.views[0]!, self),
-          tags: [...tags, ...seasons.listedTags],
-          validUntil: seasons.validUntil,
+          tags: [...tags, ...seasons.listing.tags],
+          validUntil: seasons.listing.validUntil,
         };
       }),
   );
@@ -166,8 +166,8 @@ export function seasonStatsRoutes(app: FastifyInstance, context: RouteContext): 
         if (found.length === 0) throw upstreamError ?? notFound(NO_PLAYERS_FOUND);
         return {
           body: renderPlayerSeasonList(found, self),
-          tags: [...tags, ...seasons.listedTags],
-          validUntil: seasons.validUntil,
+          tags: [...tags, ...seasons.listing.tags],
+          validUntil: seasons.listing.validUntil,
         };
       }),
   );
