@@ -2,12 +2,6 @@ import type { Db } from './store.ts';
 
 import { DOCUMENT_KINDS, announceDocumentChanges, listedFromTag } from './document-changes.ts';
 
-/**
- * What purged matches change besides the documents listing them: tournaments and samples (few
- * documents, and which ones would take a read per list to say).
- */
-const PURGED = [DOCUMENT_KINDS.tournaments, DOCUMENT_KINDS.samples];
-
 /** The oldest matches created before `cutoff`, at most `limit`, with their telemetry blob keys. */
 export async function findExpiredMatches(
   db: Db,
@@ -30,9 +24,10 @@ export async function findExpiredMatches(
  * entries get a new revision, so rendered copies are rebuilt. Season aggregates and mastery
  * stay (a purged match's telemetry can no longer come, so its pending mark goes). Announces
  * the hours the matches were created in (`listedFromTag`), so readers render again only the
- * documents that still list one of them — none when the matches had left the readers' window
- * before the purge, as they have when it runs on time — and that tournaments and samples
- * changed; `at` (epoch ms) only dates the announcement for pruning.
+ * documents that still list one of them — players, stats, samples and tournaments alike; none
+ * when the matches had left the readers' window before the purge, as they have when it runs on
+ * time. `at` (epoch ms) only dates the announcement for pruning. A tournament left without
+ * matches is deleted, and announced, by deleteEmptyTournaments.
  */
 export async function deleteMatches(
   db: Db,
@@ -71,7 +66,7 @@ export async function deleteMatches(
         .execute();
     }
     const listed = created.map((row) => listedFromTag(Number(row.created_at)));
-    await announceDocumentChanges(trx, [...listed, ...PURGED], at);
+    await announceDocumentChanges(trx, listed, at);
   });
 }
 

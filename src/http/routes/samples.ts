@@ -7,6 +7,7 @@ import { AWAITED_RETRY_AFTER_SECONDS } from '../../jobs/job-progress.ts';
 import { retentionWindowMs } from '../../config.ts';
 import { DOCUMENT_KINDS } from '../../store/document-changes.ts';
 import { sampleDocuments } from '../sample-documents.ts';
+import { matchListing } from '../keyed-documents.ts';
 import { CREATED_AT_START, SampleQuery, sampleTimeFilter } from '../sample-filter.ts';
 import { requestShard } from '../shards.ts';
 import { SampleDocument } from '../schemas/sample-document.ts';
@@ -96,13 +97,18 @@ export function sampleRoutes(app: FastifyInstance, context: RouteContext): void 
           }
           throw error;
         });
+        // Its oldest match leaving retention, or purged, changes it; a new list is announced
+        // by its job.
+        const listing = matchListing(
+          Number.isFinite(sample.oldestMatchAt) ? sample.oldestMatchAt : null,
+          retentionMs,
+        );
         return {
           body: sample.body,
-          tags: [],
+          tags: listing.tags,
           headers: VARY,
           clientFreshUntil: freshUntil,
-          // Its oldest match leaving retention changes it; a new list is announced by its job.
-          validUntil: sample.oldestMatchAt + retentionMs,
+          validUntil: listing.validUntil,
         };
       }),
   );

@@ -3,6 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RouteContext } from '../route-context.ts';
 import { retentionCutoff } from '../../domain/retention.ts';
+import { retentionWindowMs } from '../../config.ts';
+import { matchListing } from '../keyed-documents.ts';
 import { findTournament, listTournaments } from '../../store/tournaments.ts';
 import { renderTournament, renderTournamentList } from '../../presenters/tournament-documents.ts';
 import { notFound, selfLink } from '../jsonapi.ts';
@@ -68,7 +70,13 @@ export function tournamentRoutes(app: FastifyInstance, context: RouteContext): v
           throw notFound(`No tournament '${tournamentId}'`);
         }
         const self = selfLink(config.publicBaseUrl, request);
-        return { body: renderTournament(found.tournament, found.matches, self), tags: [] };
+        // Listed oldest first: its first match is the one a purge or the window takes first.
+        const listing = matchListing(found.matches[0]!.createdAt, retentionWindowMs(config));
+        return {
+          body: renderTournament(found.tournament, found.matches, self),
+          tags: listing.tags,
+          validUntil: listing.validUntil,
+        };
       }),
   );
 }
