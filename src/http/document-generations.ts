@@ -11,13 +11,12 @@
 import type { Clock } from '../clock.ts';
 import type { ChangeFeed } from '../store/change-feed.ts';
 import {
+  ANNOUNCED_PENDING_MS,
   DOCUMENT_CHANGES,
   documentTagsOf,
   watchLocalDocumentChanges,
 } from '../store/document-changes.ts';
 
-/** How long a tag announced here stays pending when the feed never delivers it (a rollback), ms. */
-const PENDING_MS = 60_000;
 /** Tags remembered with their generation before all are forgotten (and every rendering with them). */
 const MAX_TAGS = 200_000;
 
@@ -53,7 +52,7 @@ export function documentGenerations(clock: Clock, changes: ChangeFeed): Document
   }
 
   watchLocalDocumentChanges((tags) => {
-    const until = clock.now() + PENDING_MS;
+    const until = clock.now() + ANNOUNCED_PENDING_MS;
     for (const tag of tags) pending.set(tag, until);
     invalidate(tags);
   });

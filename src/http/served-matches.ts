@@ -18,6 +18,7 @@ import { loadMatchDocument } from '../ingest/load-match-document.ts';
 import { DocumentCache } from './document-cache.ts';
 import { gzipEtag, immutableCacheControl } from './precompressed.ts';
 import {
+  ANNOUNCED_PENDING_MS,
   DOCUMENT_CHANGES,
   documentTagsOf,
   listedHour,
@@ -122,11 +123,21 @@ export function servedMatches(context: RouteContext): ServedMatches {
   // A purge announces the hours of the matches it deletes (listedFromTag): the cached matches of
   // those hours are read again — a 404 once their rows are gone — rather than answered until they
   // expire by this instance's clock, which a purge ahead of it would outrun. Heard from this
-  // process's writers before they commit, and from the change feed once committed (a load
-  // between the two may keep a match the feed's delivery then drops); a feed row that is no
-  // list of tags drops every match. A load that began before a drop answers, but is not kept.
+  // process's writers before they commit, and from the change feed once committed; a feed row
+  // that is no list of tags drops every match. A load that began before a drop answers, but is
+  // not kept, and neither is a match of an hour this process announced and the feed has not
+  // delivered back yet (its purge may not have committed when the load read it).
   let drops = 0;
-  function dropPurged(tags: readonly string[] | null): void {
+  /** Hours announced here, not yet delivered by the feed, with when they lapse (a rollback). */
+  const pendingHours = new Map<number, number>();
+  function isPending(hour: number): boolean {
+    const until = pendingHours.get(hour);
+    if (until === undefined) return false;
+    if (until > context.clock.now()) return true;
+    pendingHours.delete(hour);
+    return false;
+  }
+  function dropPurged(tags: readonly string[] | null, local: boolean): void {
     const hours = new Set<number>();
     for (const tag of tags ?? []) {
       const hour = listedHourOf(tag);
@@ -134,6 +145,11 @@ export function servedMatches(context: RouteContext): ServedMatches {
     }
     if (tags !== null && hours.size === 0) return;
     drops++;
+    const until = context.clock.now() + ANNOUNCED_PENDING_MS;
+    for (const hour of hours) {
+      if (local) pendingHours.set(hour, until);
+      else pendingHours.delete(hour);
+    }
     cache.deleteWhere((cached) => {
       if (tags === null) return true;
       for (const match of cached.variants.values()) {
@@ -142,9 +158,9 @@ export function servedMatches(context: RouteContext): ServedMatches {
       return false;
     });
   }
-  const unwatchLocal = watchLocalDocumentChanges(dropPurged);
+  const unwatchLocal = watchLocalDocumentChanges((tags) => dropPurged(tags, true));
   const unsubscribe = context.changes.subscribe(DOCUMENT_CHANGES, (keys) =>
-    dropPurged(keys === 'all' ? null : documentTagsOf(keys)),
+    dropPurged(keys === 'all' ? null : documentTagsOf(keys), false),
   );
 
   function shardVariant(spelling: string): ShardVariant | null {
@@ -206,7 +222,8 @@ export function servedMatches(context: RouteContext): ServedMatches {
         .then((document) => {
           if (document === null) return null;
           const match = served(document, route);
-          if (match.final && drops === dropsBefore) remember(matchId, route, match);
+          const kept = drops === dropsBefore && !isPending(listedHour(match.createdAt));
+          if (match.final && kept) remember(matchId, route, match);
           return match;
         })
         .finally(() => loading.delete(key));

@@ -59,6 +59,12 @@ export function listedHourOf(tag: string): number | null {
   return Number.isInteger(hour) ? hour : null;
 }
 
+/**
+ * How long a tag announced in this process counts as pending (its documents read afresh) when
+ * the change feed never delivers it back — the write rolled back — ms.
+ */
+export const ANNOUNCED_PENDING_MS = 60_000;
+
 /** Tags per feed row: a row stays a few KB however many players a write touched. */
 const TAGS_PER_ROW = 100;
 

@@ -16,6 +16,7 @@ import { buildSamples } from '../../src/jobs/build-samples.ts';
 import { purgeExpired } from '../../src/jobs/purge-expired.ts';
 import { buildApp } from '../../src/app.ts';
 import { createChangeFeed, type ChangeFeed } from '../../src/store/change-feed.ts';
+import { announceDocumentChanges, listedFromTag } from '../../src/store/document-changes.ts';
 import type { FastifyInstance } from 'fastify';
 
 const HOUR = 3_600_000;
@@ -137,6 +138,53 @@ for (const database of testDatabases) {
       assert.doesNotMatch(playerBefore, new RegExp(CLAN));
     });
 
+    test('a match read while a purge of its hour is being written is answered but not kept', async () => {
+      const created = t.clock.now() - HOUR;
+      const match = makeMatchInput({
+        seed: 'keyed-pending-purge',
+        telemetry: true,
+        overrides: { createdAt: iso(created) },
+      });
+      await ingestMatch(deps(), match);
+      await feed.poll();
+      const deleteBehindTheBack = async (id: string): Promise<void> => {
+        const db = t.store.db;
+        for (const table of [
+          'participants',
+          'rosters',
+          'match_documents',
+          'player_matches',
+        ] as const) {
+          await db.deleteFrom(table).where('match_id', '=', id).execute();
+        }
+        await db.deleteFrom('matches').where('id', '=', id).execute();
+      };
+      const url = `/shards/pc-b/matches/${match.id}`;
+      const status = async (): Promise<number> =>
+        (await app.inject({ url, headers: t.auth })).statusCode;
+      // Heard here (a purge of that hour announces it before its commit), the feed not polled
+      // yet: on PostgreSQL a read on another connection may still see the rows the purge deletes.
+      await announceDocumentChanges(t.store.db, [listedFromTag(created)], t.clock.now());
+      assert.equal(await status(), 200);
+      assert.equal(await status(), 200);
+      // Gone behind the service's back: read again, so not answered from a cache.
+      await deleteBehindTheBack(match.id);
+      assert.equal(await status(), 404, 'not kept while its hour was pending');
+      // Delivered by the feed: that hour's matches are kept again.
+      await feed.poll();
+      const next = makeMatchInput({
+        seed: 'keyed-pending-purge-2',
+        telemetry: true,
+        overrides: { createdAt: iso(created) },
+      });
+      await ingestMatch(deps(), next);
+      await feed.poll();
+      const nextUrl = `/shards/pc-b/matches/${next.id}`;
+      assert.equal((await app.inject({ url: nextUrl, headers: t.auth })).statusCode, 200);
+      await deleteBehindTheBack(next.id);
+      const cached = await app.inject({ url: nextUrl, headers: t.auth });
+      assert.equal(cached.statusCode, 200, 'answered from the match cache');
+    });
     test('samples change when the job fills a list, and lists lose matches with a purge', async () => {
       const day = t.clock.now() - 3 * DAY;
       const url = `/shards/pc-sea/samples?filter[createdAt-start]=${iso(day)}`;
