@@ -99,9 +99,16 @@ export async function serve(
   // the serving thread.
   const stopCheckpoints = runtime.store.checkpointInBackground?.() ?? null;
   // Its threads start with the first match posted: a server that is never fed starts none.
+  // They store the matches too, on connections of their own (not to a database in memory,
+  // which only this connection sees).
   const ingestPool: PreparePool | null =
     config.ingestWorkers > 0
-      ? openPreparePool(config.ingestWorkers, config, config.ingestNice)
+      ? openPreparePool(
+          config.ingestWorkers,
+          config,
+          config.ingestNice,
+          config.databaseUrl.includes(':memory:') ? null : { config },
+        )
       : null;
   try {
     await loadDemoIfDue(runtime, log, stop);

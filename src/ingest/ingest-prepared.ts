@@ -40,15 +40,24 @@ export async function ingestMatchBytes(
  * ingestMatchBytes for bytes the caller is done with, a request's body: they move to a worker
  * instead of being copied — tens of ms of the serving thread for a 20 MB match — leaving
  * `source` empty. When they are not a match, they come back: `{ other }`, for the caller to
- * ingest as content.
+ * ingest as content. A pool whose workers store what they prepare (`pool.stores`) commits the
+ * match from its thread; `storedElsewhere` then runs before the result is returned — the
+ * serving thread reads the change feed there, so that its caches know of the commit before
+ * the client does.
  */
 export async function ingestHandedOverBytes(
   deps: IngestDeps,
   pool: PreparePool,
   source: Buffer,
+  storedElsewhere: () => Promise<void> = () => Promise.resolve(),
 ): Promise<IngestResult | { other: Buffer }> {
   const outcome = await prepare(deps, pool, { source, now: deps.clock.now() }, true);
-  return outcome.kind === 'other' ? { other: outcome.source } : storePrepared(deps, outcome);
+  if (outcome.kind === 'other') return { other: outcome.source };
+  if (outcome.kind === 'stored') {
+    await storedElsewhere();
+    return outcome.result;
+  }
+  return storePrepared(deps, outcome);
 }
 
 /**
@@ -77,6 +86,7 @@ export async function storePrepared(
   outcome: Exclude<PrepareOutcome, { kind: 'other' }>,
 ): Promise<IngestResult> {
   if (outcome.kind === 'error') throw toError(outcome.error);
+  if (outcome.kind === 'stored') return outcome.result;
   const file = outcome.file === null ? undefined : withLazyEvents(outcome.file);
   return storeMatch(deps, outcome.match, file, () => Promise.resolve(outcome.derived));
 }

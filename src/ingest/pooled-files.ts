@@ -64,7 +64,12 @@ async function prepare(deps: IngestDeps, pool: PreparePool, file: string): Promi
 
 async function store(deps: IngestDeps, outcome: PrepareOutcome): Promise<PooledResult> {
   if (outcome.kind === 'other') return null;
-  const matchId = outcome.kind === 'prepared' ? outcome.match.input.id : outcome.matchId;
+  const matchId =
+    outcome.kind === 'prepared'
+      ? outcome.match.input.id
+      : outcome.kind === 'stored'
+        ? outcome.result.matchId
+        : outcome.matchId;
   try {
     const { status } = await storePrepared(deps, outcome);
     return { status, matchId: matchId! };

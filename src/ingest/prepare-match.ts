@@ -6,7 +6,15 @@
  */
 import type { Config } from '../config.ts';
 import { deriveMatch, matchTelemetryFile, type DerivedMatch } from './derive-match.ts';
-import { IngestError, IngestTooLargeError } from './ingest-error.ts';
+import {
+  IngestError,
+  IngestTooLargeError,
+  MatchNotStoredError,
+  TelemetryConflictError,
+} from './ingest-error.ts';
+import type { IngestResult } from './ingest-deps.ts';
+import { BlobStoreUnavailableError } from '../blobs/blob-store.ts';
+import { StoreUnavailableError, isStoreUnavailable } from '../store/store-errors.ts';
 import { validateMatchInput, type SchemaAssertion, type ValidMatch } from './validate-match.ts';
 
 /** The settings preparing a match reads. */
@@ -34,14 +42,16 @@ export interface PreparedFile {
 }
 
 /**
- * `prepared`: valid, ready to store (its input without the telemetry events); `other`: not a
- * match in the ingest format (an array, a recorded document, a clan, unreadable JSON), for the
- * caller to ingest as it would without a pool — or, with `recheck`, a match a worker's schema
- * check refused, to be prepared again where the field it breaks can be named; a worker sends
- * the task's `source` back with it (prepare-worker.ts); `error`: refused, nothing to store.
+ * `prepared`: valid, ready to store (its input without the telemetry events); `stored`: stored
+ * already, by a worker that writes what it prepares (prepare-worker.ts); `other`: not a match in
+ * the ingest format (an array, a recorded document, a clan, unreadable JSON), for the caller to
+ * ingest as it would without a pool — or, with `recheck`, a match a worker's schema check
+ * refused, to be prepared again where the field it breaks can be named; a worker sends the
+ * task's `source` back with it; `error`: refused or failed, nothing stored.
  */
 export type PrepareOutcome =
   | { kind: 'prepared'; match: ValidMatch; file: PreparedFile | null; derived: DerivedMatch }
+  | { kind: 'stored'; result: IngestResult }
   | { kind: 'other'; recheck?: true; source?: Uint8Array }
   | { kind: 'error'; error: PrepareError; matchId?: string };
 
@@ -50,6 +60,10 @@ export interface PrepareError {
   name: string;
   message: string;
   field?: string;
+  /** The match of a TelemetryConflictError or MatchNotStoredError. */
+  matchId?: string;
+  /** The operation of a BlobStoreUnavailableError. */
+  operation?: BlobStoreUnavailableError['operation'];
 }
 
 /**
@@ -134,9 +148,22 @@ export function bufferOf(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-function errorOf(error: unknown): PrepareError {
+/**
+ * An error as it crosses threads: what the HTTP layer tells apart — the refusals of ingest and
+ * the store or blob store being unavailable (a 503, not a 500) — keeps its class.
+ */
+export function errorOf(error: unknown): PrepareError {
   if (error instanceof IngestError) {
     return { name: error.name, field: error.field, message: error.message };
+  }
+  if (error instanceof TelemetryConflictError || error instanceof MatchNotStoredError) {
+    return { name: error.name, matchId: error.matchId, message: error.message };
+  }
+  if (error instanceof BlobStoreUnavailableError) {
+    return { name: error.name, operation: error.operation, message: error.message };
+  }
+  if (isStoreUnavailable(error)) {
+    return { name: 'StoreUnavailableError', message: (error as Error).message };
   }
   const { name, message } = error instanceof Error ? error : new Error(String(error));
   return { name, message };
@@ -147,6 +174,13 @@ export function toError(error: PrepareError): Error {
   let made: Error;
   if (error.name === 'IngestError') made = new IngestError(error.field ?? '', '');
   else if (error.name === 'IngestTooLargeError') made = new IngestTooLargeError('');
+  else if (error.name === 'TelemetryConflictError') {
+    made = new TelemetryConflictError(error.matchId ?? '');
+  } else if (error.name === 'MatchNotStoredError') {
+    made = new MatchNotStoredError(error.matchId ?? '');
+  } else if (error.name === 'BlobStoreUnavailableError') {
+    made = new BlobStoreUnavailableError(error.operation ?? 'put', '');
+  } else if (error.name === 'StoreUnavailableError') made = new StoreUnavailableError('');
   else made = new Error('');
   made.message = error.message;
   return made;

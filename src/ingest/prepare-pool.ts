@@ -1,10 +1,12 @@
 /**
  * Worker threads that prepare matches (parse, validate, gzip telemetry, render, tally mastery)
  * while the main thread writes: with several matches to ingest, the next ones are prepared on
- * the other cores as the current one commits — SQLite has one writer, and the writes are what
- * must stay on the thread that holds the store. Each task goes to the least busy worker.
+ * the other cores as the current one commits — SQLite has one writer. Each task goes to the
+ * least busy worker. `serve`'s pool stores the matches as well, from its workers' own store
+ * connections, so that the serving thread only receives the bytes and answers.
  */
 import type { Worker } from 'node:worker_threads';
+import type { Config } from '../config.ts';
 import { lowerThreadFirst, startModuleWorker } from '../module-worker.ts';
 import { matchInputCheckCode } from './match-input-check.ts';
 import {
@@ -15,9 +17,20 @@ import {
   type PrepareTask,
 } from './prepare-match.ts';
 
+/**
+ * Where a pool's workers store what they prepare: the store and blob store `config` names
+ * (`schema`: a PostgreSQL schema other than the search path's, for tests).
+ */
+export interface StoreTarget {
+  config: Config;
+  schema?: string;
+}
+
 /** A pool of prepare workers; `close` ends them (tasks still pending then are rejected). */
 export interface PreparePool {
   readonly size: number;
+  /** True when its workers store the matches they prepare (outcome `stored`). */
+  readonly stores: boolean;
   /**
    * Prepares a match in a worker. `handOver`: the task's bytes move to the worker instead of
    * being copied, leaving the caller's Buffers empty — for a caller that is done with them.
@@ -35,8 +48,8 @@ interface Slot {
 const LOWER_BEFORE_TSX = lowerThreadFirst("require('node:worker_threads').workerData.nice");
 
 /** A worker running prepare-worker with `config`, at niceness `nice` (Linux; 0: as its creator). */
-function startWorker(config: PrepareConfig, nice: number): Worker {
-  const workerData = { config, checkCode: matchInputCheckCode(), nice };
+function startWorker(config: PrepareConfig, nice: number, target: StoreTarget | null): Worker {
+  const workerData = { config, checkCode: matchInputCheckCode(), nice, target };
   return startModuleWorker(import.meta.url, 'prepare-worker', { workerData }, LOWER_BEFORE_TSX);
 }
 
@@ -45,14 +58,21 @@ function startWorker(config: PrepareConfig, nice: number): Worker {
  * `nice`: the workers' scheduling niceness (0–19; Linux): `serve` lowers them (INGEST_NICE), so
  * that a posted match — the workers' start included — takes the CPU that serving leaves, not
  * half of a busy core; `gamedata ingest`, with nothing to serve, leaves them at its own.
+ * `target`: the workers also store what they prepare, there (`serve`: its own store, so that
+ * no posted match's writes run on the serving thread); null leaves storing to the caller.
  */
-export function openPreparePool(size: number, config: PrepareConfig, nice = 0): PreparePool {
+export function openPreparePool(
+  size: number,
+  config: PrepareConfig,
+  nice = 0,
+  target: StoreTarget | null = null,
+): PreparePool {
   const slots: Slot[] = [];
   let nextId = 0;
   let closed = false;
 
   const start = (): Slot => {
-    const slot: Slot = { worker: startWorker(config, nice), pending: new Map() };
+    const slot: Slot = { worker: startWorker(config, nice, target), pending: new Map() };
     slot.worker.on('message', ({ id, outcome }: { id: number; outcome: PrepareOutcome }) => {
       const waiter = slot.pending.get(id);
       slot.pending.delete(id);
@@ -75,6 +95,7 @@ export function openPreparePool(size: number, config: PrepareConfig, nice = 0): 
 
   return {
     size,
+    stores: target !== null,
     prepare(task, handOver = false) {
       if (closed) return Promise.reject(new Error('the ingest worker pool is closed'));
       while (slots.length < size) start();

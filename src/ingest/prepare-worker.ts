@@ -3,12 +3,20 @@
  * answers each with its outcome, under the task's number. It validates with the schema check
  * compiled from the source the pool sends (compile-match-input-check.ts), so TypeBox is never
  * loaded here; an input that check refuses goes back to the main thread to be refused there.
+ *
+ * A pool given a store target (prepare-pool.ts; `serve`'s) has its workers store what they
+ * prepare, on a store and a blob store of their own opened from that config, as the job thread
+ * does: the match's writes — tens of ms of SQLite a match of a hundred players, its commit
+ * included — then never hold up the thread that serves. The store is opened at the first
+ * match, and its writes are announced in the database, which the serving thread reads before
+ * it answers.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { lowerThreadPriority } from '../jobs/job-priority.ts';
 import { compileMatchInputCheck } from './compile-match-input-check.ts';
 import type { MatchInput } from './match-input.ts';
 import {
+  errorOf,
   ownedArrayBuffers,
   prepareMatch,
   SchemaRecheck,
@@ -16,11 +24,14 @@ import {
   type PrepareOutcome,
   type PrepareTask,
 } from './prepare-match.ts';
+import type { StoreTarget } from './prepare-pool.ts';
+import type { IngestDeps } from './ingest-deps.ts';
 
-const { config, checkCode, nice } = workerData as {
+const { config, checkCode, nice, target } = workerData as {
   config: PrepareConfig;
   checkCode: string;
   nice: number;
+  target: StoreTarget | null;
 };
 // Built, nothing ran before this module; under tsx its bootstrap lowered the thread already.
 lowerThreadPriority(nice);
@@ -31,16 +42,54 @@ function assertSchema(input: unknown): asserts input is MatchInput {
 }
 
 parentPort!.on('message', (message: { id: number; task: PrepareTask }) => {
-  void prepareMatch(message.task, config, assertSchema).then((prepared) => {
-    // Not a match here: its bytes go back to whoever ingests it now (the caller may have
-    // handed them over).
-    const outcome =
-      prepared.kind === 'other'
-        ? { ...prepared, source: message.task.source }
-        : withoutText(prepared);
-    parentPort!.postMessage({ id: message.id, outcome }, transferList(outcome));
-  });
+  void prepareMatch(message.task, config, assertSchema)
+    .then((prepared) => (target === null ? prepared : stored(prepared, message.task.now)))
+    .then((prepared) => {
+      // Not a match here: its bytes go back to whoever ingests it now (the caller may have
+      // handed them over).
+      const outcome =
+        prepared.kind === 'other'
+          ? { ...prepared, source: message.task.source }
+          : withoutText(prepared);
+      parentPort!.postMessage({ id: message.id, outcome }, transferList(outcome));
+    });
 });
+
+let stores: Promise<Omit<IngestDeps, 'clock'>> | null = null;
+
+/** The stores of this thread, opened at the first match it stores. */
+function openStores(target: StoreTarget): Promise<Omit<IngestDeps, 'clock'>> {
+  stores ??= (async () => {
+    const [{ openBlobStore }, { openStore }] = await Promise.all([
+      import('../blobs/open-blob-store.ts'),
+      import('../store/store.ts'),
+    ]);
+    const blobs = await openBlobStore(target.config);
+    const store = await openStore(target.config.databaseUrl, {
+      connectTimeoutMs: target.config.databaseConnectTimeoutMs,
+      statementTimeoutMs: target.config.databaseStatementTimeoutMs,
+      ...(target.schema ? { schema: target.schema } : {}),
+    });
+    parentPort!.once('close', () => void store.close().catch(() => undefined));
+    return { store, blobs, config: target.config };
+  })();
+  // A store that could not be opened fails this match; the next one tries again.
+  stores.catch(() => (stores = null));
+  return stores;
+}
+
+/** A prepared match stored here, at the time it was read (`now`); anything else as it is. */
+async function stored(prepared: PrepareOutcome, now: number): Promise<PrepareOutcome> {
+  if (prepared.kind !== 'prepared') return prepared;
+  const matchId = prepared.match.input.id;
+  try {
+    const deps = { ...(await openStores(target!)), clock: { now: () => now } };
+    const { storePrepared } = await import('./ingest-prepared.ts');
+    return { kind: 'stored', result: await storePrepared(deps, prepared) };
+  } catch (error) {
+    return { kind: 'error', error: errorOf(error), matchId };
+  }
+}
 
 /**
  * The outcome without the telemetry's JSON text, a view into the task's bytes: sending it would

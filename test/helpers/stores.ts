@@ -4,8 +4,13 @@
  * test files can run in parallel against one database.
  */
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { openStore, type Store } from '../../src/store/store.ts';
+import type { Config } from '../../src/config.ts';
+import type { StoreTarget } from '../../src/ingest/prepare-pool.ts';
 
 export interface TestDatabase {
   name: 'sqlite' | 'postgres';
@@ -31,8 +36,10 @@ export async function withSchemaLock<T>(url: string, work: () => Promise<T>): Pr
   }
 }
 
-async function openPostgresSchema(url: string): Promise<Store> {
-  const schema = `test_${crypto.randomBytes(6).toString('hex')}`;
+async function openPostgresSchema(
+  url: string,
+  schema = `test_${crypto.randomBytes(6).toString('hex')}`,
+): Promise<Store> {
   const store = await withSchemaLock(url, async () => {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
@@ -63,4 +70,49 @@ export const testDatabases: TestDatabase[] = [
         },
       ]
     : []),
+];
+
+/**
+ * A test database that other connections can open too — a worker thread's, as `serve`'s ingest
+ * workers do: SQLite in a file, PostgreSQL in a schema of its own.
+ */
+export interface SharedTestDatabase extends TestDatabase {
+  /** Where the store `open` made last is, as a pool's workers are told (over `config`). */
+  target(config: Readonly<Config>): StoreTarget;
+}
+
+function sqliteFileDatabase(): SharedTestDatabase {
+  let file = '';
+  return {
+    name: 'sqlite',
+    async open() {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-shared-'));
+      file = path.join(dir, 'test.sqlite');
+      const store = await openStore(`sqlite:${file}`);
+      const close = store.close;
+      store.close = async () => {
+        await close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      };
+      return store;
+    },
+    target: (config) => ({ config: { ...config, databaseUrl: `sqlite:${file}` } }),
+  };
+}
+
+function postgresSchemaDatabase(url: string): SharedTestDatabase {
+  let schema = '';
+  return {
+    name: 'postgres',
+    open() {
+      schema = `test_${crypto.randomBytes(6).toString('hex')}`;
+      return openPostgresSchema(url, schema);
+    },
+    target: (config) => ({ config: { ...config, databaseUrl: url }, schema }),
+  };
+}
+
+export const sharedTestDatabases: SharedTestDatabase[] = [
+  sqliteFileDatabase(),
+  ...(process.env.TEST_DATABASE_URL ? [postgresSchemaDatabase(process.env.TEST_DATABASE_URL)] : []),
 ];

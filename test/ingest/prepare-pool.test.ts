@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { IngestError } from '../../src/ingest/ingest-error.ts';
+import {
+  IngestError,
+  MatchNotStoredError,
+  TelemetryConflictError,
+} from '../../src/ingest/ingest-error.ts';
+import { errorOf, toError } from '../../src/ingest/prepare-match.ts';
+import { BlobStoreUnavailableError } from '../../src/blobs/blob-store.ts';
+import { StoreUnavailableError, isStoreUnavailable } from '../../src/store/store-errors.ts';
 import { ingestMatch } from '../../src/ingest/ingest-match.ts';
 import { ingestMatchBytes } from '../../src/ingest/ingest-prepared.ts';
 import { openPreparePool } from '../../src/ingest/prepare-pool.ts';
@@ -167,4 +174,27 @@ test('the pool shuts down: pending and later tasks are refused, its threads end'
   await pool.close();
   await pending;
   await assert.rejects(pool.prepare({ source: input, now: Date.now() }), /closed/);
+});
+
+test('what a storing worker fails with crosses back as the same class: 409, 404 and 503 stay so', () => {
+  const errors: Error[] = [
+    new IngestError('createdAt', 'no season of pc-b contains it'),
+    new TelemetryConflictError('m-1'),
+    new MatchNotStoredError('m-2'),
+    new BlobStoreUnavailableError('put', 'the bucket refused the file'),
+    new StoreUnavailableError('the database did not answer'),
+  ];
+  for (const error of errors) {
+    const crossed = toError(errorOf(error));
+    assert.equal(crossed.constructor, error.constructor, error.name);
+    assert.equal(crossed.message, error.message);
+    assert.deepEqual({ ...crossed }, { ...error }, `${error.name}'s own fields`);
+  }
+  // A driver's connection error is told apart by its code: it crosses as unavailable.
+  const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+    code: 'ECONNREFUSED',
+  });
+  assert.ok(isStoreUnavailable(toError(errorOf(refused))));
+  // Anything else is an error of its own, a 500 without its internals.
+  assert.equal(toError(errorOf(new TypeError('x is undefined'))).constructor, Error);
 });

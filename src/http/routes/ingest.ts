@@ -99,12 +99,16 @@ export function ingestRoutes(app: FastifyInstance, context: RouteContext): void 
       },
       async (request: FastifyRequest<{ Querystring: { region?: string } }>, reply) => {
         const region = request.query.region;
-        // A match in the ingest format is prepared by the pool's workers, its bytes handed over;
+        // A match in the ingest format is prepared by the pool's workers, its bytes handed over
+        // (and stored by them too, when they hold a store: the feed is read before answering);
         // anything else (a recorded document, JSON that is no match) comes back to be parsed
         // and ingested here.
         const pool = context.ingestPool ?? null;
         const posted = request.body as Buffer;
-        const prepared = pool === null ? null : await ingestHandedOverBytes(context, pool, posted);
+        const prepared =
+          pool === null
+            ? null
+            : await ingestHandedOverBytes(context, pool, posted, () => context.changes.poll());
         if (prepared !== null && !('other' in prepared)) {
           return answer(request, reply, prepared, prepared.status === 'ingested');
         }
