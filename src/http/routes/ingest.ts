@@ -18,6 +18,7 @@ import { renderIngestResult } from '../../presenters/ingest-result-document.ts';
 import { ingestContent, parseJson } from '../../ingest/ingest-content.ts';
 import { attachTelemetry } from '../../ingest/ingest-match.ts';
 import { ingestHandedOverBytes } from '../../ingest/ingest-prepared.ts';
+import { receiveBody } from '../body-receipt.ts';
 import type { IngestResult } from '../../ingest/ingest-deps.ts';
 
 /**
@@ -34,9 +35,8 @@ export function ingestRoutes(app: FastifyInstance, context: RouteContext): void 
 
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser(JSON_TYPES, { parseAs: 'buffer' }, (_request, body, done) =>
-      done(null, body),
-    );
+    // Received into one buffer as it arrives, not joined in one go at its end.
+    scope.addContentTypeParser(JSON_TYPES, receiveBody);
     // The bodies are validated by ingest, which names the field; only params and query here.
     scope.setValidatorCompiler((route) =>
       route.httpPart === 'body'
