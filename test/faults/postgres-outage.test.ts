@@ -14,6 +14,7 @@ import { syncSeasons } from '../../src/store/seasons.ts';
 import { directoryBlobStore } from '../../src/blobs/directory-blob-store.ts';
 import { systemClock } from '../../src/clock.ts';
 import { ingestMatch } from '../../src/ingest/ingest-match.ts';
+import { createApiKey } from '../../src/store/api-keys.ts';
 import { TEST_CONFIG } from '../helpers/ingest-deps.ts';
 import { accountId, makeMatchInput } from '../helpers/matches.ts';
 import { ownDatabase, requestLoop, startServer, type OwnDatabase } from './fault-helpers.ts';
@@ -166,6 +167,91 @@ test(
         lines.join('\n'),
       );
       assert.doesNotMatch(server.stderr(), /^\s+at /m, 'no stack trace');
+    } finally {
+      await server.stop();
+      await db.drop();
+    }
+  },
+);
+
+test(
+  'a match posted while the database refuses connections: a 503 in bounded time from the worker that stores it, nothing half written, 201 once it is back',
+  { skip, timeout: 90_000 },
+  async () => {
+    const db = await ownDatabase('posted');
+    await db.create();
+    const store = await openStore(db.url);
+    let ingestKey: string;
+    try {
+      await syncSeasons(store, Date.now());
+      ({ key: ingestKey } = await createApiKey(store.db, {
+        name: 'game-server',
+        scope: 'ingest',
+        ratePerMinute: 1_000,
+        now: Date.now(),
+      }));
+    } finally {
+      await store.close();
+    }
+    const server = await startServer({
+      DATABASE_URL: db.url,
+      DATABASE_CONNECT_TIMEOUT_SECONDS: '2',
+      INGEST_WORKERS: '1',
+    });
+    const post = async (
+      body: string,
+    ): Promise<{ status: number; ms: number; response: Response }> => {
+      const started = performance.now();
+      const response = await fetch(`${server.baseUrl}/ingest/matches`, {
+        method: 'POST',
+        body,
+        headers: { authorization: `Bearer ${ingestKey}`, 'content-type': 'application/json' },
+        signal: AbortSignal.timeout(20_000),
+      });
+      return { status: response.status, ms: performance.now() - started, response };
+    };
+    const recent = (seed: string): string =>
+      JSON.stringify(
+        makeMatchInput({
+          seed: `${db.name}-${seed}`,
+          telemetry: true,
+          overrides: { createdAt: new Date(Date.now() - 3_600_000).toISOString() },
+        }),
+      );
+    try {
+      await server.waitFor(/is serving/, 30_000);
+      // The worker has opened its store: the outage cuts its connections.
+      assert.equal((await post(recent('before'))).status, 201);
+      await db.allowConnections(false);
+      await db.terminateBackends();
+
+      const during = recent('during');
+      const refused = await post(during);
+      assert.equal(refused.status, 503, await refused.response.text());
+      assert.ok(Number(refused.response.headers.get('retry-after')) >= 1, 'with Retry-After');
+      assert.ok(refused.ms < 10_000, `answered in bounded time (${Math.round(refused.ms)} ms)`);
+      assert.equal(server.child.exitCode, null, `the server died; stderr:\n${server.stderr()}`);
+
+      await db.allowConnections(true);
+      let again = await post(during);
+      for (let tries = 0; again.status === 503 && tries < 20; tries++) {
+        await sleep(250);
+        again = await post(during);
+      }
+      assert.equal(again.status, 201, 'stored once the database is back, as a new match');
+      const id = (JSON.parse(during) as { id: string }).id;
+      const check = await openStore(db.url);
+      try {
+        const rows = await check.db
+          .selectFrom('participants')
+          .select('match_id')
+          .where('match_id', '=', id)
+          .execute();
+        assert.ok(rows.length > 0, 'its rows are there, once');
+      } finally {
+        await check.close();
+      }
+      assert.doesNotMatch(server.stderr(), /uncaught|unhandled/i);
     } finally {
       await server.stop();
       await db.drop();
