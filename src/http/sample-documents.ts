@@ -39,6 +39,8 @@ export interface ServedSample {
   createdAt: number;
   /** createdAt of its oldest match (Infinity when empty): the rendering is stale once retention passes it. */
   oldestMatchAt: number;
+  /** The sample lists it renders (one, or a platform's regions'). */
+  listIds: string[];
 }
 
 export interface SampleDocuments {
@@ -103,6 +105,7 @@ export function sampleDocuments(deps: {
       bodyGzip: zlib.gzipSync(body),
       createdAt: first.createdAt,
       oldestMatchAt: entries.reduce((oldest, entry) => Math.min(oldest, entry.createdAt), Infinity),
+      listIds: lists.map((list) => list.id),
     };
   }
 

@@ -34,6 +34,9 @@ export const playerTag = (platform: string, accountId: string): string =>
 export const nameTag = (platform: string, name: string): string =>
   `name\u0000${platform}\u0000${name}`;
 
+/** The sample documents rendering the sample list `id` (a purge that takes entries from it). */
+export const sampleListTag = (id: string): string => `sample\u0000${id}`;
+
 /** The span of a `listedFrom` tag: purges are told to readers per hour of the matches they delete. */
 const LISTED_FROM_SPAN_MS = 3_600_000;
 

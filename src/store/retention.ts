@@ -1,6 +1,11 @@
 import type { Db } from './store.ts';
 
-import { DOCUMENT_KINDS, announceDocumentChanges, listedFromTag } from './document-changes.ts';
+import {
+  DOCUMENT_KINDS,
+  announceDocumentChanges,
+  listedFromTag,
+  sampleListTag,
+} from './document-changes.ts';
 
 /** The oldest matches created before `cutoff`, at most `limit`, with their telemetry blob keys. */
 export async function findExpiredMatches(
@@ -24,10 +29,11 @@ export async function findExpiredMatches(
  * entries get a new revision, so rendered copies are rebuilt. Season aggregates and mastery
  * stay (a purged match's telemetry can no longer come, so its pending mark goes). Announces
  * the hours the matches were created in (`listedFromTag`), so readers render again only the
- * documents that still list one of them — players, stats, samples and tournaments alike; none
- * when the matches had left the readers' window before the purge, as they have when it runs on
- * time. `at` (epoch ms) only dates the announcement for pruning. A tournament left without
- * matches is deleted, and announced, by deleteEmptyTournaments.
+ * player and stats documents that still list one of them — none when the matches had left the
+ * readers' window before the purge, as they have when it runs on time (matches are purged
+ * oldest first, see listedFromTag) — the sample lists that lost entries (`sampleListTag`), and
+ * `tournaments` when a tournament match is among them. `at` (epoch ms) only dates the
+ * announcement for pruning.
  */
 export async function deleteMatches(
   db: Db,
@@ -44,7 +50,7 @@ export async function deleteMatches(
       .execute();
     const created = await trx
       .selectFrom('matches')
-      .select('created_at')
+      .select(['created_at', 'tournament_id'])
       .where('id', 'in', ids)
       .execute();
     for (const table of ['participants', 'rosters', 'match_documents'] as const) {
@@ -65,8 +71,10 @@ export async function deleteMatches(
         )
         .execute();
     }
-    const listed = created.map((row) => listedFromTag(Number(row.created_at)));
-    await announceDocumentChanges(trx, listed, at);
+    const tags = created.map((row) => listedFromTag(Number(row.created_at)));
+    for (const row of touchedSamples) tags.push(sampleListTag(row.sample_id));
+    if (created.some((row) => row.tournament_id !== null)) tags.push(DOCUMENT_KINDS.tournaments);
+    await announceDocumentChanges(trx, tags, at);
   });
 }
 

@@ -5,7 +5,7 @@ import type { RouteContext } from '../route-context.ts';
 import { ApiError, serviceUnavailable } from '../jsonapi.ts';
 import { AWAITED_RETRY_AFTER_SECONDS } from '../../jobs/job-progress.ts';
 import { retentionWindowMs } from '../../config.ts';
-import { DOCUMENT_KINDS } from '../../store/document-changes.ts';
+import { DOCUMENT_KINDS, sampleListTag } from '../../store/document-changes.ts';
 import { sampleDocuments } from '../sample-documents.ts';
 import { matchListing } from '../keyed-documents.ts';
 import { CREATED_AT_START, SampleQuery, sampleTimeFilter } from '../sample-filter.ts';
@@ -97,18 +97,18 @@ export function sampleRoutes(app: FastifyInstance, context: RouteContext): void 
           }
           throw error;
         });
-        // Its oldest match leaving retention, or purged, changes it; a new list is announced
-        // by its job.
-        const listing = matchListing(
+        // Its oldest match leaving retention changes it, and a purge that takes entries from
+        // its lists; a new list is announced by its job.
+        const { validUntil } = matchListing(
           Number.isFinite(sample.oldestMatchAt) ? sample.oldestMatchAt : null,
           retentionMs,
         );
         return {
           body: sample.body,
-          tags: listing.tags,
+          tags: sample.listIds.map(sampleListTag),
           headers: VARY,
           clientFreshUntil: freshUntil,
-          validUntil: listing.validUntil,
+          validUntil,
         };
       }),
   );

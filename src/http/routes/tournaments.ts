@@ -70,12 +70,13 @@ export function tournamentRoutes(app: FastifyInstance, context: RouteContext): v
           throw notFound(`No tournament '${tournamentId}'`);
         }
         const self = selfLink(config.publicBaseUrl, request);
-        // Listed oldest first: its first match is the one a purge or the window takes first.
-        const listing = matchListing(found.matches[0]!.createdAt, retentionWindowMs(config));
+        // Listed oldest first: its first match is the one the window takes first. A purge of
+        // any tournament match announces `tournaments`.
+        const { validUntil } = matchListing(found.matches[0]!.createdAt, retentionWindowMs(config));
         return {
           body: renderTournament(found.tournament, found.matches, self),
-          tags: listing.tags,
-          validUntil: listing.validUntil,
+          tags: [],
+          validUntil,
         };
       }),
   );
