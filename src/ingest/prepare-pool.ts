@@ -29,8 +29,6 @@ export interface StoreTarget {
 /** A pool of prepare workers; `close` ends them (tasks still pending then are rejected). */
 export interface PreparePool {
   readonly size: number;
-  /** True when its workers store the matches they prepare (outcome `stored`). */
-  readonly stores: boolean;
   /**
    * Prepares a match in a worker. `handOver`: the task's bytes move to the worker instead of
    * being copied, leaving the caller's Buffers empty — for a caller that is done with them.
@@ -95,7 +93,6 @@ export function openPreparePool(
 
   return {
     size,
-    stores: target !== null,
     prepare(task, handOver = false) {
       if (closed) return Promise.reject(new Error('the ingest worker pool is closed'));
       while (slots.length < size) start();

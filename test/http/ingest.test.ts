@@ -46,7 +46,6 @@ function countedPool(
   return {
     pool: {
       size: pool.size,
-      stores: pool.stores,
       async prepare(task, handOver) {
         if (handOver === true) handedOver++;
         const outcome = await pool.prepare(task, handOver);
