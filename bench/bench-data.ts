@@ -10,6 +10,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../src/config.ts';
+import { addPlayerTwins } from '../src/demo/add-player-twins.ts';
 import { populateDemo } from '../src/demo/populate-demo.ts';
 import { JOBS } from '../src/jobs/index.ts';
 import { runJobOnce } from '../src/jobs/scheduler.ts';
@@ -26,8 +27,10 @@ export interface BenchData {
   players: number;
   /** When the demo was generated (epoch ms). */
   generatedAt: number;
-  /** Wall-clock seconds the generation took (when it ran). */
+  /** Wall-clock seconds the generation took (when it ran), twins included. */
   generationSeconds: number;
+  /** Wall-clock seconds of growing the store with twins, when it was (`players`). */
+  twinsSeconds?: number;
   reused: boolean;
 }
 
@@ -71,18 +74,22 @@ export function dataDirEnv(dir: string): Record<string, string> {
 }
 
 /**
- * Returns the cached data set for (seed, scale) under `cacheDir`, generating it first when it
- * is missing or stale; older data sets of the same seed and scale are removed.
+ * Returns the cached data set for (seed, scale, players) under `cacheDir`, generating it first
+ * when it is missing or stale; older data sets of the same seed, scale and players are removed.
+ * With `players`, the demo is grown to that many players with twins of its own (src/demo/
+ * add-player-twins.ts, as `gamedata demo --players` does) before its jobs run.
  */
 export async function prepareBenchData(options: {
   cacheDir: string;
   seed: number;
   scale: number;
+  players?: number | undefined;
   /** Use the newest ready data set of this seed and scale even if made by other sources. */
   reuseAny?: boolean;
   log: (line: string) => void;
 }): Promise<BenchData> {
-  const prefix = `seed${options.seed}-scale${options.scale}-`;
+  const grown = options.players === undefined ? '' : `players${options.players}-`;
+  const prefix = `seed${options.seed}-scale${options.scale}-${grown}`;
   const name = `${prefix}${new Date().toISOString().slice(0, 10)}-${sourceDigest()}`;
   const dir = path.join(options.cacheDir, name);
   const readyFile = path.join(dir, 'bench-ready.json');
@@ -103,7 +110,7 @@ export async function prepareBenchData(options: {
 
   fs.mkdirSync(options.cacheDir, { recursive: true });
   for (const entry of fs.readdirSync(options.cacheDir)) {
-    if (entry.startsWith(prefix) || entry.startsWith(`${name}.`)) {
+    if (isDataSetOf(entry, prefix) || entry.startsWith(`${name}.`)) {
       fs.rmSync(path.join(options.cacheDir, entry), { recursive: true, force: true });
     }
   }
@@ -121,6 +128,14 @@ export async function prepareBenchData(options: {
       now: runtime.clock.now(),
       progress: process.stderr.isTTY === true,
     });
+    let players = demo.players;
+    let twinsSeconds: number | undefined;
+    if (options.players !== undefined) {
+      options.log(`Bench data: growing the store to ${options.players} players with twins…`);
+      const twins = await addPlayerTwins(runtime.store, options.players);
+      players = twins.after;
+      twinsSeconds = twins.ms / 1000;
+    }
     for (const job of JOBS) {
       const result = await runJobOnce(runtime, job, `bench-${process.pid}`);
       if ('error' in result) throw new Error(`job ${job.name} failed: ${result.error}`);
@@ -133,19 +148,30 @@ export async function prepareBenchData(options: {
     ready = {
       apiKey: key,
       matches: demo.matches,
-      players: demo.players,
+      players,
       generatedAt: runtime.clock.now(),
       generationSeconds: (performance.now() - started) / 1000,
+      ...(twinsSeconds === undefined ? {} : { twinsSeconds }),
     };
   } finally {
     await runtime.close();
   }
   fs.writeFileSync(path.join(partial, 'bench-ready.json'), JSON.stringify(ready));
   fs.renameSync(partial, dir);
+  const twins =
+    ready.twinsSeconds === undefined ? '' : ` (twins ${ready.twinsSeconds.toFixed(1)} s)`;
   options.log(
-    `  ${ready.matches} matches, ${ready.players} players in ${ready.generationSeconds.toFixed(1)} s`,
+    `  ${ready.matches} matches, ${ready.players} players in ${ready.generationSeconds.toFixed(1)} s${twins}`,
   );
   return { ...ready, dir, reused: false };
+}
+
+/**
+ * Whether the directory `entry` is a data set named with `prefix` (its day follows): the demo's
+ * own `seed1-scale1-` must not take `seed1-scale1-players1000000-` for one of its own.
+ */
+function isDataSetOf(entry: string, prefix: string): boolean {
+  return entry.startsWith(prefix) && /^\d{4}-/.test(entry.slice(prefix.length));
 }
 
 /** The most recently generated complete data set under `cacheDir` named with `prefix`. */
@@ -153,7 +179,7 @@ function newestReady(cacheDir: string, prefix: string): string | null {
   if (!fs.existsSync(cacheDir)) return null;
   const ready = fs
     .readdirSync(cacheDir)
-    .filter((entry) => entry.startsWith(prefix) && !entry.endsWith('.partial'))
+    .filter((entry) => isDataSetOf(entry, prefix) && !entry.endsWith('.partial'))
     .map((entry) => path.join(cacheDir, entry, 'bench-ready.json'))
     .filter((file) => fs.existsSync(file))
     .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);

@@ -1,5 +1,6 @@
 /** The Markdown table of the jobs-under-load rows (bench/jobs-under-load.ts), with its legend. */
 import { P99_GOAL_MS } from './endpoint-catalogue.ts';
+import { RSS_GOAL_BYTES, RSS_SAMPLE_MS, rssCell } from './memory.ts';
 import { PROBES_PER_SECOND, STEADY_SHARE, type JobRow } from './jobs-under-load.ts';
 import { count, latencyCell, markdownTable } from './report.ts';
 
@@ -18,6 +19,7 @@ export function jobsTable(rows: readonly JobRow[]): string {
       'wrk req/s with job',
       'wrk p99 ms without',
       'wrk p99 ms with job',
+      'server RSS MB',
     ],
     rows.map((row) => [
       row.job,
@@ -32,10 +34,13 @@ export function jobsTable(rows: readonly JobRow[]): string {
       count(row.loadDuring.requestsPerSecond),
       latencyCell(row.loadWithout.p99Ms),
       latencyCell(row.loadDuring.p99Ms),
+      rssCell(row.serverRssBytes),
     ]),
   );
   return (
-    `${table}\n\nGoal: p99 < ${P99_GOAL_MS} ms while any job runs. The probe sends ` +
+    `${table}\n\nGoals: p99 < ${P99_GOAL_MS} ms and the serving process's RSS < ` +
+    `${RSS_GOAL_BYTES / 1_000_000} MB (its largest, sampled every ${RSS_SAMPLE_MS} ms) while any ` +
+    `job runs. The probe sends ` +
     `${PROBES_PER_SECOND} requests/s over /status, a match, a player, a leaderboard page, samples ` +
     `and season stats, open loop, beside wrk's steady load on player lookups by name (100 players), ` +
     `paced at ${Math.round(STEADY_SHARE * 100)} % of what the server answers flat out; ` +

@@ -20,6 +20,7 @@ import { discoverPaths } from './discover-paths.ts';
 import { cliTrigger, inServerControl, type JobTrigger } from './job-triggers.ts';
 import { postingTrigger } from './posting-trigger.ts';
 import { startProbe, summariseProbe, type LatencySummary } from './latency-probe.ts';
+import { watchRss } from './memory.ts';
 import { ROOT } from './project-root.ts';
 import { startService, type RunningServer } from './servers.ts';
 import { startWrk, type WrkLoad } from './wrk.ts';
@@ -61,6 +62,8 @@ export interface JobRow {
   /** wrk without the job, and over the phase the job ran in (from just before to its end). */
   loadWithout: SteadyLoad;
   loadDuring: SteadyLoad;
+  /** The serving process's largest resident set while the job ran, bytes; null without procfs. */
+  serverRssBytes: number | null;
 }
 
 /** Probe requests a second, open loop. */
@@ -154,6 +157,8 @@ export async function measureJobsUnderLoad(
 }
 
 interface Target {
+  /** The serving process (its memory is watched). */
+  pid: number;
   /** Paced once measured (see STEADY_SHARE). */
   load: WrkLoad;
   probePaths: string[];
@@ -178,12 +183,12 @@ async function targetOf(server: RunningServer, options: JobsOptions): Promise<Ta
   };
   if (load.paths.length === 0) throw new Error('jobs under load: no player to look up');
   const probed = ['match', 'player-name', 'leaderboard', 'samples', 'season-stats'];
-  return { load, probePaths: ['/status', ...probed.flatMap(first)] };
+  return { pid: server.pid, load, probePaths: ['/status', ...probed.flatMap(first)] };
 }
 
 async function measureJob(
   children: ChildRegistry,
-  { load, probePaths }: Target,
+  { pid, load, probePaths }: Target,
   job: string,
   where: JobRow['where'],
   run: () => ReturnType<JobTrigger>,
@@ -205,6 +210,7 @@ async function measureJob(
 
   const busy = startWrk(children, load, 3600);
   const busyProbe = probe();
+  const memory = watchRss(pid);
   await new Promise((resolve) => setTimeout(resolve, 300));
   // A short job runs again until the window is filled, so enough probes fall within a run.
   const jobStart = performance.now();
@@ -214,6 +220,7 @@ async function measureJob(
     await run();
   }
   const jobEnd = performance.now();
+  const serverRssBytes = memory.stop();
   const busyLoad = await busy.stop();
   const during = summariseProbe(await busyProbe.stop(), jobStart, jobEnd);
   options.log(
@@ -237,6 +244,7 @@ async function measureJob(
     during,
     loadWithout: steady(quietLoad),
     loadDuring: steady(busyLoad),
+    serverRssBytes,
   };
 }
 

@@ -7,6 +7,7 @@
  */
 import type { ChildRegistry } from './children.ts';
 import { microsPerRequest, startCpuMeter } from './cpu.ts';
+import { watchRss } from './memory.ts';
 import type { RunningServer } from './servers.ts';
 import { runWrk, type WrkLoad } from './wrk.ts';
 import {
@@ -37,6 +38,8 @@ export interface SideResult {
   requestsPerSecond: number;
   /** Server CPU (user + system) per request, µs; null without procfs. */
   cpuMicrosPerRequest: number | null;
+  /** The server's largest resident set over the measured slices, bytes; null without procfs. */
+  peakRssBytes: number | null;
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
@@ -49,6 +52,7 @@ interface Side {
   server: RunningServer;
   results: WrkResult[];
   cpuMicros: number | null;
+  peakRssBytes: number | null;
 }
 
 /**
@@ -75,10 +79,12 @@ export async function measureRow(
     server,
     results: [],
     cpuMicros: 0,
+    peakRssBytes: null,
   }));
   for (const side of sides) await runWrk(children, load(side.server), settings.warmup);
 
   const sliceSeconds = Math.max(1, Math.round(settings.duration / settings.slices));
+  const memory = sides.map((side) => watchRss(side.server.pid));
   for (let slice = 0; slice < settings.slices; slice++) {
     const order = slice % 2 === 0 ? sides : [...sides].reverse();
     for (const side of order) {
@@ -93,6 +99,7 @@ export async function measureRow(
       );
     }
   }
+  sides.forEach((side, index) => (side.peakRssBytes = memory[index]!.stop()));
   const [subjectSide, baselineSide] = sides.map(summarise) as [SideResult, SideResult];
   return { subject: subjectSide, baseline: baselineSide };
 }
@@ -108,6 +115,7 @@ function summarise(side: Side): SideResult {
     seconds,
     requestsPerSecond: seconds > 0 ? requests / seconds : 0,
     cpuMicrosPerRequest: microsPerRequest(side.cpuMicros, requests),
+    peakRssBytes: side.peakRssBytes,
     p50Ms: percentileOf(latency, 50),
     p99Ms: percentileOf(latency, 99),
     maxMs: latency.maxMs,

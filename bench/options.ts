@@ -23,6 +23,8 @@ export interface BenchOptions {
   spread: number;
   scale: number;
   seed: number;
+  /** Players the data set is grown to with twins of the demo's (`demo --players`); none: as generated. */
+  players: number | undefined;
   dataDir: string;
   reuseData: boolean;
   json: string | undefined;
@@ -96,6 +98,11 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     .option('--spread <n>', 'distinct paths of a spread row', positiveInteger, 100)
     .option('--scale <x>', 'demo scale of the measured store', positive, 1)
     .option('--seed <n>', 'demo seed', positiveInteger, 1)
+    .option(
+      '--players <n>',
+      'grow the measured store to this many players with twins of the demo players (e.g. 1000000)',
+      positiveInteger,
+    )
     .option(
       '--data-dir <dir>',
       'cache of generated bench data, kept between runs',

@@ -22,6 +22,7 @@ import { measureIngest, type IngestReport } from './ingest-report.ts';
 import { ingestTable } from './ingest-table.ts';
 import { measureJobsUnderLoad, type JobRow } from './jobs-under-load.ts';
 import { jobsTable } from './jobs-table.ts';
+import { RSS_GOAL_BYTES, RSS_SAMPLE_MS } from './memory.ts';
 import { parseBenchOptions } from './options.ts';
 import { machineInfo, machineLine, servingTable } from './report.ts';
 import { measureServing, type RowResult } from './serving.ts';
@@ -82,6 +83,7 @@ async function main(): Promise<void> {
           cacheDir: options.dataDir,
           seed: options.seed,
           scale: options.scale,
+          players: options.players,
           reuseAny: options.reuseData,
           log,
         })
@@ -134,6 +136,14 @@ async function main(): Promise<void> {
       },
       notes,
     );
+    const peak = peakServiceRss(results.serving);
+    if (peak !== null) {
+      notes.push(
+        `the service's largest RSS over the serving rows (sampled every ${RSS_SAMPLE_MS} ms while ` +
+          `each row was measured): ${(peak / 1_000_000).toFixed(0)} MB ` +
+          `(goal < ${RSS_GOAL_BYTES / 1_000_000} MB ${peak < RSS_GOAL_BYTES ? '✓' : '✗'})`,
+      );
+    }
   }
   if (options.jobs.length > 0 && data) {
     results.jobs = await measureJobsUnderLoad(children, {
@@ -169,14 +179,16 @@ async function main(): Promise<void> {
       data,
       seed: options.seed,
       scale: options.scale,
+      players: options.players,
       databaseUrl: options.databaseUrl,
       log,
     });
   }
   machine.loadAfter = os.loadavg();
 
+  const grown = options.players === undefined ? '' : ' (grown with twins of the demo players)';
   const store = data
-    ? `Store: demo scale ${options.scale} (seed ${options.seed}), ${data.matches} matches, ${data.players} players. `
+    ? `Store: demo scale ${options.scale} (seed ${options.seed}), ${data.matches} matches, ${data.players} players${grown}. `
     : '';
   const out: string[] = [
     `## npm run bench — ${machineLine(machine)}`,
@@ -198,6 +210,18 @@ async function main(): Promise<void> {
     fs.writeFileSync(options.json, `${JSON.stringify(results, null, 2)}\n`);
     log(`Results written to ${options.json}`);
   }
+}
+
+/** The largest RSS of the service as deployed (not its variants) over the serving rows. */
+function peakServiceRss(rows: readonly RowResult[]): number | null {
+  let peak: number | null = null;
+  for (const row of rows) {
+    for (const side of [row.subject, row.baseline]) {
+      if (side.server !== 'service' || side.peakRssBytes === null) continue;
+      peak = Math.max(peak ?? 0, side.peakRssBytes);
+    }
+  }
+  return peak;
 }
 
 try {

@@ -104,6 +104,8 @@ export async function measureStoreSize(
     data: BenchData;
     seed: number;
     scale: number;
+    /** Players the SQLite store was grown to with twins: the PostgreSQL one is grown alike. */
+    players: number | undefined;
     databaseUrl: string | undefined;
     log: (line: string) => void;
   },
@@ -134,9 +136,10 @@ export async function measureStoreSize(
     );
     const cli = (args: string[]): ReturnType<typeof runCli> =>
       runCli(children, args, { dataDir, cpus: null, env: { DATABASE_URL: url.toString() } });
-    // The same content as the SQLite store: the demo, then every job once.
+    // The same content as the SQLite store: the demo (grown alike), then every job once.
+    const grown = options.players === undefined ? [] : ['--players', String(options.players)];
     for (const args of [
-      ['demo', '--scale', String(options.scale), '--seed', String(options.seed)],
+      ['demo', '--scale', String(options.scale), '--seed', String(options.seed), ...grown],
       ...JOBS.map((job) => ['jobs', 'run', job.name]),
     ]) {
       const run = await cli(args);
