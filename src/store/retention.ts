@@ -78,7 +78,12 @@ export async function deleteMatches(
   });
 }
 
-/** Deletes sample lists created before `cutoff` with their entries; returns how many. */
+/**
+ * Deletes sample lists created before `cutoff` with their entries; returns how many. Announces
+ * each list deleted (`sampleListTag`): a sample document renders the lists it names, and a
+ * list's deletion changes no other one (the latest list of a region, or the lists covering a
+ * time, are the same among those left) — so every other sample, today's above all, stays cached.
+ */
 export async function deleteExpiredSampleLists(
   db: Db,
   cutoff: number,
@@ -91,7 +96,7 @@ export async function deleteExpiredSampleLists(
     if (expired.length === 0) return 0;
     await trx.deleteFrom('sample_matches').where('sample_id', 'in', expired).execute();
     await trx.deleteFrom('sample_lists').where('id', 'in', expired).execute();
-    await announceDocumentChanges(trx, [DOCUMENT_KINDS.samples], at);
+    await announceDocumentChanges(trx, expired.map(sampleListTag), at);
     return expired.length;
   });
 }

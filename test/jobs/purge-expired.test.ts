@@ -9,6 +9,7 @@ import { buildSamples } from '../../src/jobs/build-samples.ts';
 import { buildApp } from '../../src/app.ts';
 import { createChangeFeed } from '../../src/store/change-feed.ts';
 import {
+  DOCUMENT_KINDS,
   listedFromTag,
   sampleListTag,
   watchLocalDocumentChanges,
@@ -210,6 +211,84 @@ for (const database of testDatabases) {
       announced.length = 0;
       assert.deepEqual(await purgeExpired(ahead), { matches: 0, sampleLists: 0, tournaments: 0 });
       assert.deepEqual(announced, [], 'a purge that deletes nothing changes no document');
+    } finally {
+      unwatch();
+      await app.close();
+      await t.close();
+    }
+  });
+
+  test(`[${database.name}] an expired sample list makes readers render again only the samples that named it`, async () => {
+    const t = await createTestApp(database);
+    const feed = createChangeFeed(t.store, { clock: t.clock, every: () => () => {} });
+    const app = await buildApp({ ...t, changes: feed, logger: false });
+    await feed.start();
+    const announced: string[] = [];
+    const unwatch = watchLocalDocumentChanges((tags) => announced.push(...tags));
+    try {
+      const start = t.clock.now();
+      const old = makeMatchInput({
+        seed: 'old-day',
+        overrides: { createdAt: iso(start - 10 * DAY) },
+      });
+      const recent = makeMatchInput({
+        seed: 'recent-day',
+        player: (seat) => ({ playerId: accountId(30 + seat.index), name: `Recent${seat.index}` }),
+        overrides: { createdAt: iso(start - DAY) },
+      });
+      await ingestMatch(t, old);
+      await ingestMatch(t, recent);
+      await buildSamples(t);
+      await feed.poll();
+      const answer = (url: string) => app.inject({ url, headers: t.auth });
+      const listedIn = async (url: string): Promise<string[]> => {
+        const reply = await answer(url);
+        assert.equal(reply.statusCode, 200, reply.body);
+        return reply.json().data.relationships.matches.data.map((m: { id: string }) => m.id);
+      };
+      const sampleOf = (match: { createdAt: string }) =>
+        `/shards/pc-eu/samples?filter[createdAt-start]=${match.createdAt}`;
+      const listOf = async (matchId: string): Promise<string> =>
+        (
+          await t.store.db
+            .selectFrom('sample_matches')
+            .select('sample_id')
+            .where('match_id', '=', matchId)
+            .executeTakeFirstOrThrow()
+        ).sample_id;
+      assert.deepEqual(await listedIn(sampleOf(old)), [old.id]);
+      assert.deepEqual(await listedIn(sampleOf(recent)), [recent.id]);
+      const latest = (await answer('/shards/pc-eu/samples')).body;
+      const oldList = await listOf(old.id);
+      // Behind the service's back (nothing announced): seen only where a sample is rendered again.
+      const recentList = await listOf(recent.id);
+      await t.store.db.deleteFrom('sample_matches').where('sample_id', '=', recentList).execute();
+
+      // A day's list is created at the end of its day: nine days on, the old day has left the
+      // window, and the recent day has not.
+      announced.length = 0;
+      t.clock.set(start + 5 * DAY + 3_600_000);
+      const purged = await purgeExpired(t);
+      assert.equal(purged.matches, 1);
+      assert.ok(purged.sampleLists >= 1, `${purged.sampleLists} lists deleted`);
+      const remaining = new Set(
+        (await t.store.db.selectFrom('sample_lists').select('id').execute()).map((row) => row.id),
+      );
+      assert.ok(!remaining.has(oldList));
+      assert.ok(announced.includes(sampleListTag(oldList)));
+      assert.ok(!announced.includes(DOCUMENT_KINDS.samples), 'no sample is dropped for its kind');
+      const sampleTags = announced.filter((tag) => tag.startsWith('sample\u0000'));
+      assert.equal(
+        sampleTags.length,
+        purged.sampleLists + 1,
+        'the old list, twice, and the lists deleted',
+      );
+      for (const id of remaining) assert.ok(!announced.includes(sampleListTag(id)), `${id} kept`);
+
+      // Its day is outside the window now: a time filter the API refuses.
+      assert.equal((await answer(sampleOf(old))).statusCode, 400);
+      assert.deepEqual(await listedIn(sampleOf(recent)), [recent.id], 'still the cached sample');
+      assert.equal((await answer('/shards/pc-eu/samples')).body, latest, 'still the cached latest');
     } finally {
       unwatch();
       await app.close();
