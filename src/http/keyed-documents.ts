@@ -21,7 +21,7 @@ import type { Config } from '../config.ts';
 import type { Clock } from '../clock.ts';
 import type { ChangeFeed } from '../store/change-feed.ts';
 import type { AppMetrics } from './metrics.ts';
-import { documentGenerations } from './document-generations.ts';
+import { documentGenerations, type DocumentGenerations } from './document-generations.ts';
 import { DocumentCache } from './document-cache.ts';
 import { acceptsGzip, gzipDocument, gzipEtag, isNotModified } from './precompressed.ts';
 import type { FastSource } from './fast-path.ts';
@@ -103,6 +103,11 @@ export interface KeyedDocuments {
    * module keeping its own copies of what they were read from can drop those too.
    */
   watch(tag: string, listener: () => void): void;
+  /**
+   * Whether what was read since a generation is still current, for caches of other readings
+   * (the match cache): the same record of changes the renderings are held to.
+   */
+  generations: Pick<DocumentGenerations, 'current' | 'isCurrent'>;
   /** Answers a cached, current document outside Fastify (src/http/fast-path.ts). */
   fastSource: FastSource;
 }
@@ -280,5 +285,6 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
       return load(request, reply, key, kind, render).then((entry) => send(request, reply, entry));
     },
     watch: generations.watch,
+    generations,
   };
 }

@@ -18,9 +18,9 @@ import { loadMatchDocument } from '../ingest/load-match-document.ts';
 import { DocumentCache } from './document-cache.ts';
 import { gzipEtag, immutableCacheControl } from './precompressed.ts';
 import {
-  ANNOUNCED_PENDING_MS,
   DOCUMENT_CHANGES,
   documentTagsOf,
+  listedFromTag,
   listedHour,
   listedHourOf,
   watchLocalDocumentChanges,
@@ -124,32 +124,18 @@ export function servedMatches(context: RouteContext): ServedMatches {
   // those hours are read again — a 404 once their rows are gone — rather than answered until they
   // expire by this instance's clock, which a purge ahead of it would outrun. Heard from this
   // process's writers before they commit, and from the change feed once committed; a feed row
-  // that is no list of tags drops every match. A load that began before a drop answers, but is
-  // not kept, and neither is a match of an hour this process announced and the feed has not
-  // delivered back yet (its purge may not have committed when the load read it).
-  let drops = 0;
-  /** Hours announced here, not yet delivered by the feed, with when they lapse (a rollback). */
-  const pendingHours = new Map<number, number>();
-  function isPending(hour: number): boolean {
-    const until = pendingHours.get(hour);
-    if (until === undefined) return false;
-    if (until > context.clock.now()) return true;
-    pendingHours.delete(hour);
-    return false;
-  }
-  function dropPurged(tags: readonly string[] | null, local: boolean): void {
+  // that is no list of tags drops every match. A load is kept only when its match's hour is
+  // still current by the keyed documents' generations (src/http/document-generations.ts): not
+  // announced since the load began, and not announced here and yet to be delivered by the feed
+  // (its purge may not have committed when the load read it).
+  const { generations } = context.documents;
+  function dropPurged(tags: readonly string[] | null): void {
     const hours = new Set<number>();
     for (const tag of tags ?? []) {
       const hour = listedHourOf(tag);
       if (hour !== null) hours.add(hour);
     }
     if (tags !== null && hours.size === 0) return;
-    drops++;
-    const until = context.clock.now() + ANNOUNCED_PENDING_MS;
-    for (const hour of hours) {
-      if (local) pendingHours.set(hour, until);
-      else pendingHours.delete(hour);
-    }
     cache.deleteWhere((cached) => {
       if (tags === null) return true;
       for (const match of cached.variants.values()) {
@@ -158,9 +144,9 @@ export function servedMatches(context: RouteContext): ServedMatches {
       return false;
     });
   }
-  const unwatchLocal = watchLocalDocumentChanges((tags) => dropPurged(tags, true));
+  const unwatchLocal = watchLocalDocumentChanges(dropPurged);
   const unsubscribe = context.changes.subscribe(DOCUMENT_CHANGES, (keys) =>
-    dropPurged(keys === 'all' ? null : documentTagsOf(keys), false),
+    dropPurged(keys === 'all' ? null : documentTagsOf(keys)),
   );
 
   function shardVariant(spelling: string): ShardVariant | null {
@@ -217,12 +203,13 @@ export function servedMatches(context: RouteContext): ServedMatches {
     const key = route.variantKey + matchId;
     let pending = loading.get(key);
     if (pending === undefined) {
-      const dropsBefore = drops;
+      const started = generations.current();
       pending = loadMatchDocument(store, matchId, route.variant)
         .then((document) => {
           if (document === null) return null;
           const match = served(document, route);
-          const kept = drops === dropsBefore && !isPending(listedHour(match.createdAt));
+          const hour = [listedFromTag(match.createdAt)];
+          const kept = generations.isCurrent(started, hour, context.clock.now());
           if (match.final && kept) remember(matchId, route, match);
           return match;
         })
