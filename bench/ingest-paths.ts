@@ -14,6 +14,7 @@ import { dataDirEnv } from './bench-data.ts';
 import { exitOf, type ChildRegistry } from './children.ts';
 import { startChildrenCpuMeter } from './cpu.ts';
 import type { MatchSet } from './ingest-matches.ts';
+import { BUILT_MAIN } from './built.ts';
 import { ROOT } from './project-root.ts';
 
 /** One path's cost: matches stored, CPU µs of every process involved, wall ms (NaN: unknown). */
@@ -104,7 +105,7 @@ export async function runCli(
   const meter = startChildrenCpuMeter();
   const child = children.spawn(
     process.execPath,
-    [...profile, '--import', 'tsx', path.join(ROOT, 'src/main.ts'), ...args],
+    [...profile, BUILT_MAIN, ...args],
     {
       cwd: ROOT,
       cpus: options.cpus,

@@ -1,6 +1,6 @@
 /**
- * The service with a remote control for jobs, for `jobs-under-load.ts`: the app is built and
- * listens as `gamedata serve` does (from the environment, logging JSON lines to stdout; JOBS=off,
+ * The service with a remote control for jobs, for `jobs-under-load.ts`: the app (as built in
+ * dist/, see built.ts) is built and listens as `gamedata serve` does (from the environment, logging JSON lines to stdout; JOBS=off,
  * so no timer runs a job by itself), and a line `run <job> <now ms>` on standard input runs that job in this very
  * process — through `runJobOnce` and the job thread, as the scheduler of `serve` does — at the given
  * instant. When it ends, the server prints `JOB {"name","ms","outcome"}`. A line `clock <ms>` sets
@@ -9,13 +9,34 @@
  */
 import readline from 'node:readline';
 import { pino } from 'pino';
-import { buildApp } from '../src/app.ts';
-import { fixedClock } from '../src/clock.ts';
-import { loadConfig } from '../src/config.ts';
-import { findJob } from '../src/jobs/index.ts';
-import { runJobOnce } from '../src/jobs/scheduler.ts';
-import { canRunInThread, inProcessRunner, threadRunner } from '../src/jobs/job-thread-runner.ts';
-import { openRuntime } from '../src/runtime.ts';
+import { builtModule } from './built.ts';
+import type * as App from '../src/app.ts';
+import type * as Clock from '../src/clock.ts';
+import type * as Config from '../src/config.ts';
+import type * as Jobs from '../src/jobs/index.ts';
+import type * as Scheduler from '../src/jobs/scheduler.ts';
+import type * as JobThreads from '../src/jobs/job-thread-runner.ts';
+import type * as Runtime from '../src/runtime.ts';
+
+// The service's modules as built (dist/, see built.ts): only this file runs under tsx.
+const [
+  { buildApp },
+  { fixedClock },
+  { loadConfig },
+  { findJob },
+  { runJobOnce },
+  threads,
+  { openRuntime },
+] = await Promise.all([
+  builtModule<typeof App>('app.js'),
+  builtModule<typeof Clock>('clock.js'),
+  builtModule<typeof Config>('config.js'),
+  builtModule<typeof Jobs>('jobs/index.js'),
+  builtModule<typeof Scheduler>('jobs/scheduler.js'),
+  builtModule<typeof JobThreads>('jobs/job-thread-runner.js'),
+  builtModule<typeof Runtime>('runtime.js'),
+]);
+const { canRunInThread, inProcessRunner, threadRunner } = threads;
 
 const config = loadConfig(process.env);
 const runtime = await openRuntime(config);

@@ -3,10 +3,10 @@
  * server of job-server.ts, told on its standard input — where `serve`'s scheduler runs jobs),
  * or as `gamedata jobs run` in a process of its own (as a second instance or cron would).
  */
-import path from 'node:path';
 import readline from 'node:readline';
 import { dataDirEnv } from './bench-data.ts';
 import { exitOf, type ChildRegistry } from './children.ts';
+import { BUILT_MAIN } from './built.ts';
 import { ROOT } from './project-root.ts';
 import { type RunningServer } from './servers.ts';
 
@@ -55,10 +55,9 @@ export function cliTrigger(
 ): JobTrigger {
   return async (job, now) => {
     const started = performance.now();
-    const script = path.join(ROOT, 'src/main.ts');
     const child = children.spawn(
       process.execPath,
-      ['--import', 'tsx', script, 'jobs', 'run', job, '--now', new Date(now).toISOString()],
+      [BUILT_MAIN, 'jobs', 'run', job, '--now', new Date(now).toISOString()],
       {
         cwd: ROOT,
         cpus,

@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { prepareBenchData } from './bench-data.ts';
+import { buildService } from './built.ts';
 import { createChildRegistry, hasTaskset, pinSelf, planPinning } from './children.ts';
 import { measureIngest, type IngestReport } from './ingest-report.ts';
 import { ingestTable } from './ingest-table.ts';
@@ -74,6 +75,8 @@ async function main(): Promise<void> {
     }
   }
 
+  // Every process the bench measures runs the service as built, as `npm start` does.
+  buildService(log);
   const serving = options.only === null || options.only.size > 0;
   // Generating the serving data set costs minutes of CPU after any change under src/: an ingest
   // run alone (`--only none --jobs none --skip-store-size`) needs none of it.

@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import type { ChildRegistry } from './children.ts';
 import { dataDirEnv } from './bench-data.ts';
+import { BUILT_MAIN } from './built.ts';
 import { ROOT } from './project-root.ts';
 import { getRaw } from './capture.ts';
 
@@ -58,7 +59,7 @@ export interface ServiceOptions {
   cpus: string | null;
   /** Write a V8 CPU profile into this directory when the process ends. */
   cpuProfDir?: string | undefined;
-  /** The script and its arguments; default `src/main.ts serve`. */
+  /** The script and its arguments; default `dist/main.js serve` (see built.ts). */
   script?: string[];
   /**
    * Where its standard output (the JSON log) goes: a file appended to, as a log collector would
@@ -92,10 +93,12 @@ export async function startService(
   const profile = options.cpuProfDir
     ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.cpuProfDir)}`]
     : [];
-  const script = options.script ?? [path.join(ROOT, 'src/main.ts'), 'serve'];
+  const script = options.script ?? [BUILT_MAIN, 'serve'];
+  // The service as built (see built.ts); a bench script of its own (job-server.ts) under tsx.
+  const loader = script[0]!.endsWith('.ts') ? ['--import', 'tsx'] : [];
   // Writing the log is part of the cost; reading it is not.
   const log = typeof options.stdout === 'object' ? fs.openSync(options.stdout.file, 'a') : null;
-  const child = children.spawn(process.execPath, [...profile, '--import', 'tsx', ...script], {
+  const child = children.spawn(process.execPath, [...profile, ...loader, ...script], {
     env,
     cwd: ROOT,
     cpus: options.cpus,

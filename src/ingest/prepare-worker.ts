@@ -60,16 +60,8 @@ let stores: Promise<Omit<IngestDeps, 'clock'>> | null = null;
 /** The stores of this thread, opened at the first match it stores. */
 function openStores(target: StoreTarget): Promise<Omit<IngestDeps, 'clock'>> {
   stores ??= (async () => {
-    const [{ openBlobStore }, { openStore }] = await Promise.all([
-      import('../blobs/open-blob-store.ts'),
-      import('../store/store.ts'),
-    ]);
-    const blobs = await openBlobStore(target.config);
-    const store = await openStore(target.config.databaseUrl, {
-      connectTimeoutMs: target.config.databaseConnectTimeoutMs,
-      statementTimeoutMs: target.config.databaseStatementTimeoutMs,
-      ...(target.schema ? { schema: target.schema } : {}),
-    });
+    const { openThreadStores } = await import('../thread-stores.ts');
+    const { blobs, store } = await openThreadStores(target.config, { schema: target.schema });
     parentPort!.once('close', () => void store.close().catch(() => undefined));
     return { store, blobs, config: target.config };
   })();

@@ -52,7 +52,7 @@ async function adapterFor(url: string, options: OpenOptions): Promise<DialectAda
   }
   const file = url.replace(/^(sqlite|file):(\/\/)?/, '');
   const { sqliteAdapter } = await import('./sqlite/dialect.ts');
-  return sqliteAdapter(file);
+  return sqliteAdapter(file, options.cacheKiB);
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
@@ -72,6 +72,8 @@ export interface OpenOptions {
   startupTimeoutMs?: number;
   /** Where attempts and the database coming and going are reported (default: nowhere). */
   log?: StoreLog;
+  /** SQLite: the connection's page cache, in KiB (default 64 MiB, the serving thread's). */
+  cacheKiB?: number;
 }
 
 /** Waits between attempts to reach the database at start-up: doubling from half a second, at most 5 s. */

@@ -22,12 +22,17 @@ import { turnForQuery } from './query-turns.ts';
 /** Prepared statements kept per connection: every query shape the service runs fits many times over. */
 const STATEMENT_CACHE_SIZE = 512;
 
+/** The page cache of a connection, in KiB, unless told otherwise: the serving thread's. */
+export const DEFAULT_CACHE_KIB = 65_536;
+
 /**
  * Opens a SQLite file (created with its directory when missing) in WAL mode. Statements are
  * prepared once per SQL text and reused: Kysely would otherwise prepare every query anew, which
- * costs more than running most of them.
+ * costs more than running most of them. `cacheKiB` bounds the connection's own page cache (the
+ * file's pages stay in the kernel's cache whatever it is): memory a thread keeps once it has
+ * read that much, however long it then idles.
  */
-export function sqliteAdapter(file: string): DialectAdapter {
+export function sqliteAdapter(file: string, cacheKiB: number = DEFAULT_CACHE_KIB): DialectAdapter {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const database = new BetterSqlite3(file);
   database.pragma('journal_mode = WAL');
@@ -39,7 +44,7 @@ export function sqliteAdapter(file: string): DialectAdapter {
   // Checkpoint every ~64 MB of WAL rather than every 4 MB: ingest writes a few hundred pages per
   // match, and frequent checkpoints rewrite the same hot index pages over and over.
   database.pragma('wal_autocheckpoint = 16000');
-  database.pragma('cache_size = -65536');
+  database.pragma(`cache_size = -${Math.max(1, Math.floor(cacheKiB))}`);
   database.pragma('temp_store = MEMORY');
   return {
     name: 'sqlite',
