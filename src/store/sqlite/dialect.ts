@@ -22,6 +22,9 @@ import { turnForQuery } from './query-turns.ts';
 /** Prepared statements kept per connection: every query shape the service runs fits many times over. */
 const STATEMENT_CACHE_SIZE = 512;
 
+/** WAL pages at which a commit checkpoints (unless a thread of its own does, see below). */
+const AUTOCHECKPOINT_PAGES = 16_000;
+
 /** The page cache of a connection, in KiB, unless told otherwise: the serving thread's. */
 export const DEFAULT_CACHE_KIB = 65_536;
 
@@ -43,7 +46,7 @@ export function sqliteAdapter(file: string, cacheKiB: number = DEFAULT_CACHE_KIB
   database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // Checkpoint every ~64 MB of WAL rather than every 4 MB: ingest writes a few hundred pages per
   // match, and frequent checkpoints rewrite the same hot index pages over and over.
-  database.pragma('wal_autocheckpoint = 16000');
+  database.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
   database.pragma(`cache_size = -${Math.max(1, Math.floor(cacheKiB))}`);
   database.pragma('temp_store = MEMORY');
   return {
@@ -53,7 +56,25 @@ export function sqliteAdapter(file: string, cacheKiB: number = DEFAULT_CACHE_KIB
     greatest: <T>(a: Expression<T>, b: Expression<T>): RawBuilder<T> => sql<T>`max(${a}, ${b})`,
     // BINARY, SQLite's default collation, already compares the UTF-8 bytes.
     bytewise: (value: Expression<string>): RawBuilder<string> => sql<string>`${value}`,
-    ...(file === ':memory:' ? {} : { checkpointInBackground: () => checkpointInBackground(file) }),
+    ...(file === ':memory:'
+      ? {}
+      : { checkpointInBackground: () => checkpointAside(database, file) }),
+  };
+}
+
+/**
+ * Checkpoints from a thread of its own (checkpoints.ts) and, meanwhile, never in a commit of this
+ * connection: the log can grow far past the limit in another connection's transaction (a purge
+ * or a leaderboard rebuild in the job thread, a posted match in an ingest worker), and the next
+ * small commit here — a job's lease, say — would otherwise copy all of it, in the serving thread.
+ * Those connections keep checkpointing their own commits, in their own threads.
+ */
+function checkpointAside(database: BetterSqlite3.Database, file: string): () => Promise<void> {
+  database.pragma('wal_autocheckpoint = 0');
+  const stop = checkpointInBackground(file);
+  return async () => {
+    await stop();
+    if (database.open) database.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
   };
 }
 
