@@ -13,17 +13,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { lowerThreadPriority } from '../jobs/job-priority.ts';
-import { compileMatchInputCheck } from './compile-match-input-check.ts';
 import type { MatchInput } from './match-input.ts';
-import {
-  errorOf,
-  ownedArrayBuffers,
-  prepareMatch,
-  SchemaRecheck,
-  type PrepareConfig,
-  type PrepareOutcome,
-  type PrepareTask,
-} from './prepare-match.ts';
+import type { PrepareConfig, PrepareOutcome, PrepareTask } from './prepare-match.ts';
 import type { StoreTarget } from './prepare-pool.ts';
 import type { IngestDeps } from './ingest-deps.ts';
 
@@ -33,8 +24,13 @@ const { config, checkCode, nice, target } = workerData as {
   nice: number;
   target: StoreTarget | null;
 };
-// Built, nothing ran before this module; under tsx its bootstrap lowered the thread already.
+// Under tsx its bootstrap lowered the thread already. Built, this module's own imports are
+// evaluated before its first line runs: the ingest code is loaded only once the thread is
+// lowered, so that loading it (the workers start at the first posted match) takes only what
+// serving leaves — loaded first, it stalled requests by 50–300 ms as matches were posted.
 lowerThreadPriority(nice);
+const [{ compileMatchInputCheck }, { errorOf, ownedArrayBuffers, prepareMatch, SchemaRecheck }] =
+  await Promise.all([import('./compile-match-input-check.ts'), import('./prepare-match.ts')]);
 const check = compileMatchInputCheck(checkCode);
 
 function assertSchema(input: unknown): asserts input is MatchInput {
