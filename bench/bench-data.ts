@@ -170,7 +170,7 @@ export async function prepareBenchData(options: {
  * Whether the directory `entry` is a data set named with `prefix` (its day follows): the demo's
  * own `seed1-scale1-` must not take `seed1-scale1-players1000000-` for one of its own.
  */
-function isDataSetOf(entry: string, prefix: string): boolean {
+export function isDataSetOf(entry: string, prefix: string): boolean {
   return entry.startsWith(prefix) && /^\d{4}-/.test(entry.slice(prefix.length));
 }
 

@@ -1,8 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { isDataSetOf } from '../../bench/bench-data.ts';
 import { planPinning } from '../../bench/children.ts';
 import { routeTemplate } from '../../bench/discover-paths.ts';
 import { summariseProbe, type ProbeSample } from '../../bench/latency-probe.ts';
+import { parseBenchOptions } from '../../bench/options.ts';
 import { latencyCell, markdownTable, ratioCell } from '../../bench/report.ts';
 
 test('servers get the last core and the load generator the others', () => {
@@ -94,4 +96,19 @@ test('tables are Markdown with numbers right-aligned', () => {
       '| /status  |    12 |',
     ].join('\n'),
   );
+});
+
+test('a data set grown to a million players is told apart from the demo it was grown from', () => {
+  const demo = 'seed1-scale1-';
+  const grown = 'seed1-scale1-players1000000-';
+  assert.ok(isDataSetOf('seed1-scale1-2026-11-29-51b449811800', demo));
+  assert.ok(isDataSetOf('seed1-scale1-2026-11-29-51b449811800.partial', demo));
+  assert.ok(!isDataSetOf('seed1-scale1-players1000000-2026-11-29-51b449811800', demo));
+  assert.ok(isDataSetOf('seed1-scale1-players1000000-2026-11-29-51b449811800', grown));
+  assert.ok(!isDataSetOf('seed1-scale10-2026-11-29-51b449811800', demo));
+});
+
+test('--players asks for a grown store; without it the demo is measured as generated', () => {
+  assert.equal(parseBenchOptions(['--players', '1000000']).players, 1_000_000);
+  assert.equal(parseBenchOptions([]).players, undefined);
 });
