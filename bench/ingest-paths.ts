@@ -103,16 +103,12 @@ export async function runCli(
     : [];
   const wall = performance.now();
   const meter = startChildrenCpuMeter();
-  const child = children.spawn(
-    process.execPath,
-    [...profile, BUILT_MAIN, ...args],
-    {
-      cwd: ROOT,
-      cpus: options.cpus,
-      env: { ...process.env, ...dataDirEnv(options.dataDir), ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = children.spawn(process.execPath, [...profile, BUILT_MAIN, ...args], {
+    cwd: ROOT,
+    cpus: options.cpus,
+    env: { ...process.env, ...dataDirEnv(options.dataDir), ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   let partial = '';
   child.stdout!.on('data', (chunk: Buffer) => {
