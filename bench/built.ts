@@ -25,8 +25,8 @@ export function buildService(log: (line: string) => void): void {
 }
 
 /**
- * A built module of the service (`name` relative to dist/, e.g. `app.js`), typed as its source:
- * `builtModule<typeof import('../src/app.ts')>('app.js')`.
+ * A built module of the service (`name` relative to dist/, e.g. `app.js`), typed as its source
+ * (`import type * as App from '../src/app.ts'`, then `builtModule<typeof App>('app.js')`).
  */
 export async function builtModule<T>(name: string): Promise<T> {
   return (await import(pathToFileURL(path.join(ROOT, 'dist', name)).href)) as T;

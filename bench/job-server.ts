@@ -1,11 +1,12 @@
 /**
  * The service with a remote control for jobs, for `jobs-under-load.ts`: the app (as built in
- * dist/, see built.ts) is built and listens as `gamedata serve` does (from the environment, logging JSON lines to stdout; JOBS=off,
- * so no timer runs a job by itself), and a line `run <job> <now ms>` on standard input runs that job in this very
- * process — through `runJobOnce` and the job thread, as the scheduler of `serve` does — at the given
- * instant. When it ends, the server prints `JOB {"name","ms","outcome"}`. A line `clock <ms>` sets
- * the server's own clock that many ms ahead of the system's (answered `JOB {"name":"clock",…}`):
- * a job run at the same instant then finds what the server has already seen expire.
+ * dist/, see built.ts) is built and listens as `gamedata serve` does (from the environment,
+ * logging JSON lines to stdout; JOBS=off, so no timer runs a job by itself), and a line
+ * `run <job> <now ms>` on standard input runs that job in this very process — through
+ * `runJobOnce` and the job thread, as the scheduler of `serve` does — at the given instant. When
+ * it ends, the server prints `JOB {"name","ms","outcome"}`. A line `clock <ms>` sets the
+ * server's own clock that many ms ahead of the system's (answered `JOB {"name":"clock",…}`): a
+ * job run at the same instant then finds what the server has already seen expire.
  */
 import readline from 'node:readline';
 import { pino } from 'pino';

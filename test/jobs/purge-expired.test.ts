@@ -19,6 +19,49 @@ import { fixedClock } from '../../src/clock.ts';
 const DAY = 86_400_000;
 const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
+type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/**
+ * An app on `t`'s store whose change feed reads only when told, so what it has heard is known
+ * at each step, with the tags this process announces from now on.
+ */
+async function polledApp(t: TestApp) {
+  const feed = createChangeFeed(t.store, { clock: t.clock, every: () => () => {} });
+  const app = await buildApp({ ...t, changes: feed, logger: false });
+  await feed.start();
+  const announced: string[] = [];
+  const unwatch = watchLocalDocumentChanges((tags) => announced.push(...tags));
+  return {
+    feed,
+    app,
+    announced,
+    /** The ids of the matches the document at `url` lists (asserting it is answered 200). */
+    async listedIn(url: string): Promise<string[]> {
+      const answer = await app.inject({ url, headers: t.auth });
+      assert.equal(answer.statusCode, 200, answer.body);
+      return answer.json().data.relationships.matches.data.map((m: { id: string }) => m.id);
+    },
+    async close() {
+      unwatch();
+      await app.close();
+    },
+  };
+}
+
+/** The sample of pc-eu covering the time a match was created. */
+const sampleOf = (match: { createdAt: string }): string =>
+  `/shards/pc-eu/samples?filter[createdAt-start]=${match.createdAt}`;
+
+/** The id of the sample list a match is listed in. */
+const sampleListOf = async (t: TestApp, matchId: string): Promise<string> =>
+  (
+    await t.store.db
+      .selectFrom('sample_matches')
+      .select('sample_id')
+      .where('match_id', '=', matchId)
+      .executeTakeFirstOrThrow()
+  ).sample_id;
+
 for (const database of testDatabases) {
   test(`[${database.name}] purge deletes what left the window and keeps what is just inside`, async () => {
     const t = await createTestApp(database);
@@ -107,12 +150,8 @@ for (const database of testDatabases) {
 
   test(`[${database.name}] a purge makes readers render again the documents that still list its matches, and only those`, async () => {
     const t = await createTestApp(database);
-    // An app whose change feed reads only when told, so what it has heard is known at each step.
-    const feed = createChangeFeed(t.store, { clock: t.clock, every: () => () => {} });
-    const app = await buildApp({ ...t, changes: feed, logger: false });
-    await feed.start();
-    const announced: string[] = [];
-    const unwatch = watchLocalDocumentChanges((tags) => announced.push(...tags));
+    const watched = await polledApp(t);
+    const { feed, app, announced, listedIn } = watched;
     try {
       const start = t.clock.now();
       const old = makeMatchInput({
@@ -148,21 +187,6 @@ for (const database of testDatabases) {
       await buildSamples(t);
       await feed.poll();
       assert.equal((await get(0)).relationships.matches.data.length, 1);
-      const listedIn = async (url: string): Promise<string[]> => {
-        const answer = await app.inject({ url, headers: t.auth });
-        assert.equal(answer.statusCode, 200, answer.body);
-        return answer.json().data.relationships.matches.data.map((m: { id: string }) => m.id);
-      };
-      const listId = async (matchId: string): Promise<string> =>
-        (
-          await t.store.db
-            .selectFrom('sample_matches')
-            .select('sample_id')
-            .where('match_id', '=', matchId)
-            .executeTakeFirstOrThrow()
-        ).sample_id;
-      const sampleOf = (match: { createdAt: string }) =>
-        `/shards/pc-eu/samples?filter[createdAt-start]=${match.createdAt}`;
       assert.deepEqual(new Set(await listedIn(sampleOf(old))), new Set([old.id, partner.id]));
       assert.deepEqual(await listedIn(sampleOf(kept)), [kept.id]);
       const keptTournament = async (): Promise<string> =>
@@ -182,7 +206,7 @@ for (const database of testDatabases) {
         .where('account_id', 'in', [accountId(0), accountId(10)])
         .execute();
       await t.store.db.updateTable('tournaments').set({ created_at: start }).execute();
-      const keptList = await listId(kept.id);
+      const keptList = await sampleListOf(t, kept.id);
       await t.store.db.deleteFrom('sample_matches').where('sample_id', '=', keptList).execute();
       await t.store.db
         .updateTable('sample_lists')
@@ -190,7 +214,7 @@ for (const database of testDatabases) {
         .where('id', '=', keptList)
         .execute();
 
-      const oldList = await listId(old.id);
+      const oldList = await sampleListOf(t, old.id);
       announced.length = 0;
       const ahead = { ...t, clock: fixedClock(start + 12 * DAY + 60_000) };
       assert.equal((await purgeExpired(ahead)).matches, 1);
@@ -212,19 +236,15 @@ for (const database of testDatabases) {
       assert.deepEqual(await purgeExpired(ahead), { matches: 0, sampleLists: 0, tournaments: 0 });
       assert.deepEqual(announced, [], 'a purge that deletes nothing changes no document');
     } finally {
-      unwatch();
-      await app.close();
+      await watched.close();
       await t.close();
     }
   });
 
   test(`[${database.name}] an expired sample list makes readers render again only the samples that named it`, async () => {
     const t = await createTestApp(database);
-    const feed = createChangeFeed(t.store, { clock: t.clock, every: () => () => {} });
-    const app = await buildApp({ ...t, changes: feed, logger: false });
-    await feed.start();
-    const announced: string[] = [];
-    const unwatch = watchLocalDocumentChanges((tags) => announced.push(...tags));
+    const watched = await polledApp(t);
+    const { feed, app, announced, listedIn } = watched;
     try {
       const start = t.clock.now();
       const old = makeMatchInput({
@@ -241,27 +261,12 @@ for (const database of testDatabases) {
       await buildSamples(t);
       await feed.poll();
       const answer = (url: string) => app.inject({ url, headers: t.auth });
-      const listedIn = async (url: string): Promise<string[]> => {
-        const reply = await answer(url);
-        assert.equal(reply.statusCode, 200, reply.body);
-        return reply.json().data.relationships.matches.data.map((m: { id: string }) => m.id);
-      };
-      const sampleOf = (match: { createdAt: string }) =>
-        `/shards/pc-eu/samples?filter[createdAt-start]=${match.createdAt}`;
-      const listOf = async (matchId: string): Promise<string> =>
-        (
-          await t.store.db
-            .selectFrom('sample_matches')
-            .select('sample_id')
-            .where('match_id', '=', matchId)
-            .executeTakeFirstOrThrow()
-        ).sample_id;
       assert.deepEqual(await listedIn(sampleOf(old)), [old.id]);
       assert.deepEqual(await listedIn(sampleOf(recent)), [recent.id]);
       const latest = (await answer('/shards/pc-eu/samples')).body;
-      const oldList = await listOf(old.id);
+      const oldList = await sampleListOf(t, old.id);
       // Behind the service's back (nothing announced): seen only where a sample is rendered again.
-      const recentList = await listOf(recent.id);
+      const recentList = await sampleListOf(t, recent.id);
       await t.store.db.deleteFrom('sample_matches').where('sample_id', '=', recentList).execute();
 
       // A day's list is created at the end of its day: nine days on, the old day has left the
@@ -290,8 +295,7 @@ for (const database of testDatabases) {
       assert.deepEqual(await listedIn(sampleOf(recent)), [recent.id], 'still the cached sample');
       assert.equal((await answer('/shards/pc-eu/samples')).body, latest, 'still the cached latest');
     } finally {
-      unwatch();
-      await app.close();
+      await watched.close();
       await t.close();
     }
   });
