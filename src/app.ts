@@ -113,6 +113,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     documents: keyedDocuments({ ...deps, changes, metrics, ...(mirror ? { staleAge } : {}) }),
     fastPath,
   };
+  // Every app of the process hears its writers: a closed one must stop listening.
+  app.addHook('onClose', async () => context.documents.generations.stop());
   await changes.start();
   const counting = await registerRateLimits(app, {
     redis: deps.redis ?? null,

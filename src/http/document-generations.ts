@@ -27,6 +27,8 @@ export interface DocumentGenerations {
   isCurrent(generation: number, tags: readonly string[], now: number): boolean;
   /** Calls `listener` whenever `tag` changes (or everything does). */
   watch(tag: string, listener: () => void): void;
+  /** Stops listening to this process's writers and to the change feed (the app closes). */
+  stop(): void;
 }
 
 export function documentGenerations(clock: Clock, changes: ChangeFeed): DocumentGenerations {
@@ -51,12 +53,12 @@ export function documentGenerations(clock: Clock, changes: ChangeFeed): Document
     for (const tag of tags) tagGenerations.set(tag, generation);
   }
 
-  watchLocalDocumentChanges((tags) => {
+  const unwatchLocal = watchLocalDocumentChanges((tags) => {
     const until = clock.now() + ANNOUNCED_PENDING_MS;
     for (const tag of tags) pending.set(tag, until);
     invalidate(tags);
   });
-  changes.subscribe(DOCUMENT_CHANGES, (keys) => {
+  const unsubscribe = changes.subscribe(DOCUMENT_CHANGES, (keys) => {
     const tags = keys === 'all' ? null : documentTagsOf(keys);
     if (tags === null) return invalidate('all');
     for (const tag of tags) pending.delete(tag);
@@ -85,6 +87,10 @@ export function documentGenerations(clock: Clock, changes: ChangeFeed): Document
       const listeners = watchers.get(tag);
       if (listeners) listeners.push(listener);
       else watchers.set(tag, [listener]);
+    },
+    stop() {
+      unwatchLocal();
+      unsubscribe();
     },
   };
 }

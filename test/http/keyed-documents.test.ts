@@ -16,7 +16,12 @@ import { buildSamples } from '../../src/jobs/build-samples.ts';
 import { purgeExpired } from '../../src/jobs/purge-expired.ts';
 import { buildApp } from '../../src/app.ts';
 import { createChangeFeed, type ChangeFeed } from '../../src/store/change-feed.ts';
-import { announceDocumentChanges, listedFromTag } from '../../src/store/document-changes.ts';
+import { documentGenerations } from '../../src/http/document-generations.ts';
+import {
+  announceDocumentChanges,
+  listedFromTag,
+  playerTag,
+} from '../../src/store/document-changes.ts';
 import type { FastifyInstance } from 'fastify';
 
 const HOUR = 3_600_000;
@@ -66,6 +71,19 @@ for (const database of testDatabases) {
         .execute();
       assert.equal(await body(url), cached);
     });
+    test('generations stopped (their app closed) hear no more writers nor feed', async () => {
+      const generations = documentGenerations(t.clock, feed);
+      const tag = playerTag('steam', NEWCOMER);
+      await announceDocumentChanges(t.store.db, [tag], t.clock.now());
+      await feed.poll();
+      const heard = generations.current();
+      assert.ok(heard > 0, 'a writer and the feed are heard while listening');
+      generations.stop();
+      await announceDocumentChanges(t.store.db, [tag], t.clock.now());
+      await feed.poll();
+      assert.equal(generations.current(), heard);
+    });
+
     test('player, names, season, lifetime, batch and mastery documents change with an ingest', async () => {
       const urls = [
         `/shards/pc-b/players/${KEYED_HERO}`,
