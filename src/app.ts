@@ -114,7 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     fastPath,
   };
   // Every app of the process hears its writers: a closed one must stop listening.
-  app.addHook('onClose', async () => context.documents.generations.stop());
+  app.addHook('onClose', async () => context.documents.stop());
   await changes.start();
   const counting = await registerRateLimits(app, {
     redis: deps.redis ?? null,

@@ -110,6 +110,8 @@ export interface KeyedDocuments {
   generations: Pick<DocumentGenerations, 'current' | 'isCurrent'>;
   /** Answers a cached, current document outside Fastify (src/http/fast-path.ts). */
   fastSource: FastSource;
+  /** Stops listening for changes (the app closes). */
+  stop(): void;
 }
 
 /** Longest a rendering is served, in ms: bounds what a change made behind the service's back costs. */
@@ -286,5 +288,6 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
     },
     watch: generations.watch,
     generations,
+    stop: generations.stop,
   };
 }
