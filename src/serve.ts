@@ -98,9 +98,9 @@ export async function serve(
   // SQLite's log is copied into the database file by a thread of its own, not by a commit of
   // the serving thread.
   const stopCheckpoints = runtime.store.checkpointInBackground?.() ?? null;
-  // Its threads start with the first match posted: a server that is never fed starts none.
-  // They store the matches too, on connections of their own (not to a database in memory,
-  // which only this connection sees).
+  // Its threads start with the service, while nothing is served yet (see PreparePool.start),
+  // and load their ingest code at the first match posted. They store the matches too, on
+  // connections of their own (not to a database in memory, which only this connection sees).
   const ingestPool: PreparePool | null =
     config.ingestWorkers > 0
       ? openPreparePool(
@@ -110,6 +110,7 @@ export async function serve(
           config.databaseUrl.includes(':memory:') ? null : { config },
         )
       : null;
+  ingestPool?.start();
   try {
     await loadDemoIfDue(runtime, log, stop);
     if (!stop.aborted) {

@@ -34,6 +34,13 @@ export interface PreparePool {
    * being copied, leaving the caller's Buffers empty — for a caller that is done with them.
    */
   prepare(task: PrepareTask, handOver?: boolean): Promise<PrepareOutcome>;
+  /**
+   * Starts the threads now rather than at the first task: a thread's bootstrap runs at its
+   * creator's priority until its first line lowers it, some 30 ms of CPU each that would
+   * otherwise be taken from serving as the first match is posted. Idle, a thread costs a few
+   * MB: its ingest code is loaded at its first match.
+   */
+  start(): void;
   close(): Promise<void>;
 }
 
@@ -52,7 +59,8 @@ function startWorker(config: PrepareConfig, nice: number, target: StoreTarget | 
 }
 
 /**
- * A pool of `size` (≥ 1) workers preparing matches with `config`, started at the first task.
+ * A pool of `size` (≥ 1) workers preparing matches with `config`, started at the first task
+ * (or by `start`).
  * `nice`: the workers' scheduling niceness (0–19; Linux): `serve` lowers them (INGEST_NICE), so
  * that a posted match — the workers' start included — takes the CPU that serving leaves, not
  * half of a busy core; `gamedata ingest`, with nothing to serve, leaves them at its own.
@@ -93,6 +101,9 @@ export function openPreparePool(
 
   return {
     size,
+    start() {
+      if (!closed) while (slots.length < size) start();
+    },
     prepare(task, handOver = false) {
       if (closed) return Promise.reject(new Error('the ingest worker pool is closed'));
       while (slots.length < size) start();

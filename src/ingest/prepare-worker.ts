@@ -26,29 +26,43 @@ const { config, checkCode, nice, target } = workerData as {
 };
 // Under tsx its bootstrap lowered the thread already. Built, this module's own imports are
 // evaluated before its first line runs: the ingest code is loaded only once the thread is
-// lowered, so that loading it (the workers start at the first posted match) takes only what
-// serving leaves — loaded first, it stalled requests by 50–300 ms as matches were posted.
+// lowered, so that loading it takes only what serving leaves — loaded first, it stalled
+// requests by 50–300 ms as matches were posted. It is loaded at the first match: `serve`
+// starts its workers with the service (prepare-pool.ts), and one never fed stays small.
 lowerThreadPriority(nice);
-const [{ compileMatchInputCheck }, { errorOf, ownedArrayBuffers, prepareMatch, SchemaRecheck }] =
-  await Promise.all([import('./compile-match-input-check.ts'), import('./prepare-match.ts')]);
-const check = compileMatchInputCheck(checkCode);
 
-function assertSchema(input: unknown): asserts input is MatchInput {
-  if (!check(input)) throw new SchemaRecheck();
+type IngestCode = typeof import('./prepare-match.ts') & {
+  assertSchema(input: unknown): asserts input is MatchInput;
+};
+
+let loaded: Promise<IngestCode> | null = null;
+
+/** The ingest code, loaded at the first match. */
+function ingestCode(): Promise<IngestCode> {
+  loaded ??= Promise.all([
+    import('./compile-match-input-check.ts'),
+    import('./prepare-match.ts'),
+  ]).then(([{ compileMatchInputCheck }, prepare]) => {
+    const check = compileMatchInputCheck(checkCode);
+    return {
+      ...prepare,
+      assertSchema(input: unknown): asserts input is MatchInput {
+        if (!check(input)) throw new prepare.SchemaRecheck();
+      },
+    };
+  });
+  return loaded;
 }
 
-parentPort!.on('message', (message: { id: number; task: PrepareTask }) => {
-  void prepareMatch(message.task, config, assertSchema)
-    .then((prepared) => (target === null ? prepared : stored(prepared, message.task.now)))
-    .then((prepared) => {
-      // Not a match here: its bytes go back to whoever ingests it now (the caller may have
-      // handed them over).
-      const outcome =
-        prepared.kind === 'other'
-          ? { ...prepared, source: message.task.source }
-          : withoutText(prepared);
-      parentPort!.postMessage({ id: message.id, outcome }, transferList(outcome));
-    });
+parentPort!.on('message', ({ id, task }: { id: number; task: PrepareTask }) => {
+  void ingestCode().then(async (code) => {
+    const prepared = await code.prepareMatch(task, config, code.assertSchema);
+    const done = target === null ? prepared : await stored(code, prepared, task.now);
+    // Not a match here: its bytes go back to whoever ingests it now (the caller may have
+    // handed them over).
+    const outcome = done.kind === 'other' ? { ...done, source: task.source } : withoutText(done);
+    parentPort!.postMessage({ id, outcome }, transferList(code, outcome));
+  });
 });
 
 let stores: Promise<Omit<IngestDeps, 'clock'>> | null = null;
@@ -67,7 +81,11 @@ function openStores(target: StoreTarget): Promise<Omit<IngestDeps, 'clock'>> {
 }
 
 /** A prepared match stored here, at the time it was read (`now`); anything else as it is. */
-async function stored(prepared: PrepareOutcome, now: number): Promise<PrepareOutcome> {
+async function stored(
+  code: IngestCode,
+  prepared: PrepareOutcome,
+  now: number,
+): Promise<PrepareOutcome> {
   if (prepared.kind !== 'prepared') return prepared;
   const matchId = prepared.match.input.id;
   try {
@@ -75,7 +93,7 @@ async function stored(prepared: PrepareOutcome, now: number): Promise<PrepareOut
     const { storePrepared } = await import('./ingest-prepared.ts');
     return { kind: 'stored', result: await storePrepared(deps, prepared) };
   } catch (error) {
-    return { kind: 'error', error: errorOf(error), matchId };
+    return { kind: 'error', error: code.errorOf(error), matchId };
   }
 }
 
@@ -91,10 +109,10 @@ function withoutText(outcome: PrepareOutcome): PrepareOutcome {
 }
 
 /** What moves back instead of being copied: the outcome's buffers that own their memory. */
-function transferList(outcome: PrepareOutcome): ArrayBuffer[] {
-  if (outcome.kind === 'other') return ownedArrayBuffers([outcome.source]);
+function transferList(code: IngestCode, outcome: PrepareOutcome): ArrayBuffer[] {
+  if (outcome.kind === 'other') return code.ownedArrayBuffers([outcome.source]);
   if (outcome.kind !== 'prepared') return [];
   const views = [outcome.file?.gzip];
   for (const row of outcome.derived.documents) views.push(row.body_gzip);
-  return ownedArrayBuffers(views);
+  return code.ownedArrayBuffers(views);
 }

@@ -52,6 +52,7 @@ function countedPool(
         if (outcome.kind === 'stored') stored++;
         return outcome;
       },
+      start: () => pool.start(),
       close: () => pool.close(),
     },
     handedOver: () => handedOver,

@@ -126,6 +126,29 @@ test(
   },
 );
 
+test(
+  'a pool started before its first match has its threads running and lowered, and then prepares',
+  { skip, timeout: 60_000 },
+  async () => {
+    await withStore(async (dataDir) => {
+      const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', INGEST_NICE: '13' });
+      const before = threadNiceness();
+      const pool = openPreparePool(2, config, config.ingestNice);
+      try {
+        pool.start();
+        // No task yet: each thread bootstraps and lowers itself on its own.
+        while (loweredSince(before, 13).length < 2) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        const outcome = await pool.prepare({ source: Buffer.from('{"data":{}}'), now: Date.now() });
+        assert.equal(outcome.kind, 'other');
+      } finally {
+        await pool.close();
+      }
+    });
+  },
+);
+
 test('JOB_NICE=0 leaves the job thread at the priority of the process', { skip }, async () => {
   await withStore(async (dataDir) => {
     const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', JOB_NICE: '0' });
