@@ -17,6 +17,7 @@ import type { MatchInput } from './match-input.ts';
 import type { PrepareConfig, PrepareOutcome, PrepareTask } from './prepare-match.ts';
 import type { StoreTarget } from './prepare-pool.ts';
 import type { IngestDeps } from './ingest-deps.ts';
+import type * as PrepareMatchModule from './prepare-match.ts';
 
 const { config, checkCode, nice, target } = workerData as {
   config: PrepareConfig;
@@ -31,7 +32,7 @@ const { config, checkCode, nice, target } = workerData as {
 // starts its workers with the service (prepare-pool.ts), and one never fed stays small.
 lowerThreadPriority(nice);
 
-type IngestCode = typeof import('./prepare-match.ts') & {
+type IngestCode = typeof PrepareMatchModule & {
   assertSchema(input: unknown): asserts input is MatchInput;
 };
 

@@ -11,6 +11,7 @@ import { ingestMatch } from '../../src/ingest/ingest-match.ts';
 import { runJobOnce } from '../../src/jobs/scheduler.ts';
 import { buildSamplesJob } from '../../src/jobs/build-samples.ts';
 import { openStore } from '../../src/store/store.ts';
+import { createApiKey } from '../../src/store/api-keys.ts';
 import { DEFAULT_CRAWL_SHARDS } from '../../src/upstream/mirror-crawl.ts';
 import crypto from 'node:crypto';
 import pg from 'pg';
@@ -83,6 +84,12 @@ describe('gamedata mirror --once: killed with SIGKILL, then run again', () => {
       const database = target === 'postgres' ? await ownDatabase() : null;
       t.after(() => database?.drop());
       const targetDir = fs.mkdtempSync(path.join(dataDir, `${target}-`));
+      // A key of its own: on the other target's, its passes waited out that one's minute.
+      const { key } = await createApiKey(upstream.t.store.db, {
+        name: `mirror ${target}`,
+        ratePerMinute: 10,
+        now: upstream.t.clock.now(),
+      });
       const env = {
         DATA_DIR: targetDir,
         ...(database ? { DATABASE_URL: database.url } : {}),
@@ -90,7 +97,7 @@ describe('gamedata mirror --once: killed with SIGKILL, then run again', () => {
         // The child runs on the real clock: keep every demo match, however old.
         RETENTION_DAYS: '0',
         UPSTREAM_URL: upstream.url,
-        UPSTREAM_API_KEYS: upstream.key,
+        UPSTREAM_API_KEYS: key,
       };
       const first = runGamedata(['mirror', '--once'], env);
       while ((upstream.received.get(MATCH_ROUTE) ?? 0) < 3 && first.child.exitCode === null) {
