@@ -71,6 +71,7 @@ for (const database of testDatabases) {
         .execute();
       assert.equal(await body(url), cached);
     });
+
     test('generations stopped (their app closed) hear no more writers nor feed', async () => {
       const generations = documentGenerations(t.clock, feed);
       const tag = playerTag('steam', NEWCOMER);
