@@ -77,7 +77,7 @@ export function openPreparePool(
   let nextId = 0;
   let closed = false;
 
-  const start = (): Slot => {
+  const startSlot = (): void => {
     const slot: Slot = { worker: startWorker(config, nice, target), pending: new Map() };
     slot.worker.on('message', ({ id, outcome }: { id: number; outcome: PrepareOutcome }) => {
       const waiter = slot.pending.get(id);
@@ -96,17 +96,20 @@ export function openPreparePool(
       if (!closed) fail(new Error(`an ingest worker thread stopped (exit code ${code})`));
     });
     slots.push(slot);
-    return slot;
+  };
+  /** Starts the workers missing: all at first, and any that died since. */
+  const fill = (): void => {
+    while (slots.length < size) startSlot();
   };
 
   return {
     size,
     start() {
-      if (!closed) while (slots.length < size) start();
+      if (!closed) fill();
     },
     prepare(task, handOver = false) {
       if (closed) return Promise.reject(new Error('the ingest worker pool is closed'));
-      while (slots.length < size) start();
+      fill();
       const slot = slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
       const id = nextId++;
       return new Promise((resolve, reject) => {
