@@ -41,6 +41,9 @@ const { canRunInThread, inProcessRunner, threadRunner } = threads;
 
 const config = loadConfig(process.env);
 const runtime = await openRuntime(config);
+// As `serve` does: SQLite's log is copied into the database by a thread of its own, not by
+// whichever commit of this thread (a job's lease, a probe's key use) finds it long.
+const stopCheckpoints = runtime.store.checkpointInBackground?.() ?? null;
 const logger = pino({ level: config.logLevel, redact: ['req.headers.authorization'] });
 /** How far the server's clock runs ahead of the system's, in ms. */
 let clockAhead = 0;
@@ -80,6 +83,7 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
 process.on('SIGTERM', () => {
   void app.close().then(async () => {
     await runner.close();
+    await stopCheckpoints?.();
     await runtime.close();
     process.exit(0);
   });
