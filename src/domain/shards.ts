@@ -73,34 +73,84 @@ export const VENDOR_SHARD_ALIASES: Readonly<Record<string, string>> = Object.fre
   'xbox-sa': 'console-b-sa',
 });
 
+/**
+ * Shards that address several platforms at once. The real service's `console` is both console
+ * platforms together: its clients fetch console matches, samples (only there) and mastery on it
+ * (REFERENCE §1.2, ENUMS §1). The spec names no such shard; here it spans the spec's
+ * `console-a` and `console-b`, and only the endpoints that take it accept it.
+ */
+export const COMBINED_SHARDS: Readonly<Record<string, readonly Platform[]>> = Object.freeze({
+  console: Object.freeze(['console-a', 'console-b'] as const),
+});
+
 /** A shard as a request named it, with what it means. */
 export interface ResolvedShard {
   /** The segment exactly as the request spelled it; responses echo this spelling. */
   spelling: string;
-  /** The spec's name the spelling stands for. */
+  /** The spec's name the spelling stands for (or a combined shard's name). */
   canonical: string;
-  /** The platform whose data the shard addresses. */
+  /**
+   * The platform whose data the shard addresses; for a combined shard the first of its
+   * platforms, which only code that reads `platforms` may be given.
+   */
   platform: Platform;
+  /** Every platform whose data the shard addresses: `platform` alone, or a combined shard's. */
+  platforms: readonly Platform[];
   /** True when the canonical name is a platform shard (`pc-a` is both a platform and a region). */
   isPlatform: boolean;
   /** True when the canonical name is a platform-region shard. */
   isRegion: boolean;
+  /** True for a shard of COMBINED_SHARDS (also a platform shard). */
+  isCombined: boolean;
 }
 
 /**
  * Resolves a shard path segment. Aliases map to canonical names first; returns null for a
- * segment that is neither a shard nor an alias of one.
+ * segment that is neither a shard nor an alias of one. A combined shard (COMBINED_SHARDS) is
+ * resolved only when `combined` is asked for; otherwise it is no shard, as for every reader
+ * that knows one platform per shard (recorded documents, telemetry paths, the mirror).
  */
 export function resolveShard(
   spelling: string,
   aliases: Readonly<Record<string, string>>,
+  options: { combined?: boolean } = {},
 ): ResolvedShard | null {
   const canonical = Object.hasOwn(aliases, spelling) ? aliases[spelling]! : spelling;
+  if (Object.hasOwn(COMBINED_SHARDS, canonical)) {
+    if (options.combined !== true) return null;
+    const platforms = COMBINED_SHARDS[canonical]!;
+    return {
+      spelling,
+      canonical,
+      platform: platforms[0]!,
+      platforms,
+      isPlatform: true,
+      isRegion: false,
+      isCombined: true,
+    };
+  }
   const platformShard = isPlatform(canonical);
   const regionShard = isRegion(canonical);
   if (!platformShard && !regionShard) return null;
   const platform = platformShard ? (canonical as Platform) : REGION_PLATFORM[canonical]!;
-  return { spelling, canonical, platform, isPlatform: platformShard, isRegion: regionShard };
+  return {
+    spelling,
+    canonical,
+    platform,
+    platforms: [platform],
+    isPlatform: platformShard,
+    isRegion: regionShard,
+    isCombined: false,
+  };
+}
+
+/**
+ * The platform under which recordings of documents asked for on a shard are kept
+ * (src/upstream/mirror-documents.ts): its platform, or a combined shard's own name, so what was
+ * recorded on `console` is what `console` serves.
+ */
+export function recordedPlatform(shard: ResolvedShard): string {
+  return shard.isCombined ? shard.canonical : shard.platform;
 }
 
 /**
@@ -123,14 +173,15 @@ export function shardResolver(
 
 /**
  * The spelling of a canonical shard as the client knows it: a response to a request made with
- * an alias names shards by that client's vocabulary (`steam` for `pc-b`, `psn-eu` for …).
+ * an alias names shards by that client's vocabulary (`steam` for `pc-b`, `psn-eu` for …). A
+ * combined shard is the vendor's own word, so its clients get the aliases (`psn`, `xbox`).
  */
 export function spellShard(
   canonical: string,
   requested: ResolvedShard,
   aliases: Readonly<Record<string, string>>,
 ): string {
-  if (requested.spelling === requested.canonical) return canonical;
+  if (requested.spelling === requested.canonical && !requested.isCombined) return canonical;
   if (canonical === requested.canonical) return requested.spelling;
   for (const [alias, target] of Object.entries(aliases)) {
     if (target === canonical) return alias;

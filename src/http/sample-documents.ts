@@ -92,7 +92,7 @@ export function sampleDocuments(deps: {
         id:
           regions.length === 1
             ? first.id
-            : uuidV5(`${shard.platform}@${first.createdAt}`, PLATFORM_SAMPLE_NAMESPACE),
+            : uuidV5(`${shard.canonical}@${first.createdAt}`, PLATFORM_SAMPLE_NAMESPACE),
         createdAt: first.createdAt,
         shardId: shard.spelling,
         matches: entries.map((entry) => ({ id: entry.matchId, shardId: spell(entry.platform) })),
@@ -112,8 +112,9 @@ export function sampleDocuments(deps: {
   return {
     async find(shard, at) {
       const now = clock.now();
-      // pc-a is both: as a region it is its own list. A platform is the union of its regions'.
-      const regions = shard.isRegion ? [shard.canonical] : regionsOf(shard.platform);
+      // pc-a is both: as a region it is its own list. A platform is the union of its regions',
+      // a combined shard the union of its platforms' regions.
+      const regions = shard.isRegion ? [shard.canonical] : shard.platforms.flatMap(regionsOf);
       const lists =
         at === null
           ? await findLatestSampleLists(store.db, regions)

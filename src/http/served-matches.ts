@@ -152,7 +152,8 @@ export function servedMatches(context: RouteContext): ServedMatches {
   function shardVariant(spelling: string): ShardVariant | null {
     const known = variants.get(spelling);
     if (known !== undefined) return known;
-    const shard = resolveShard(spelling, config.shardAliases);
+    // `console` too: a match of either console platform is served on it.
+    const shard = resolveShard(spelling, config.shardAliases, { combined: true });
     if (shard === null) return null;
     const variant: MatchDocumentVariant = {
       shard,
@@ -175,7 +176,7 @@ export function servedMatches(context: RouteContext): ServedMatches {
     route: ShardVariant,
   ): ServedMatch {
     // A match asked for on another platform's shard is a 404: remember that, not its bytes.
-    const servable = document.platform === route.shard.platform;
+    const servable = route.shard.platforms.some((platform) => platform === document.platform);
     return {
       body: servable ? null : EMPTY,
       bodyGzip: servable ? document.bodyGzip : EMPTY,

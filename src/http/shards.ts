@@ -17,10 +17,33 @@ import { badRequest, notFound } from './jsonapi.ts';
 
 type ShardConfig = Pick<Config, 'shardAliases'>;
 
-/** The shard named by a request path, or a 404 naming it when it is neither a shard nor an alias. */
-export function requestShard(spelling: string, config: ShardConfig): ResolvedShard {
-  const shard = resolveShard(spelling, config.shardAliases);
+/** The 400 of an endpoint that does not take a combined shard, as its API reference words it. */
+export const COMBINED_SHARD_REFUSED = "the combined shard 'console' (ask on 'psn' or 'xbox')";
+
+/** What the endpoints that take a combined shard (COMBINED_SHARDS) serve on it, for its 400. */
+const SERVED_ON_COMBINED = 'matches, samples and mastery';
+
+/**
+ * The shard named by a request path, or a 404 naming it when it is neither a shard nor an
+ * alias. A combined shard (`console`) is a 400 naming the platforms to ask instead, unless the
+ * endpoint takes it (`combined`) and reads every platform of `platforms`.
+ */
+export function requestShard(
+  spelling: string,
+  config: ShardConfig,
+  options: { combined?: boolean } = {},
+): ResolvedShard {
+  const shard = resolveShard(spelling, config.shardAliases, { combined: true });
   if (!shard) throw notFound(`Unknown shard '${spelling}'`);
+  if (shard.isCombined && options.combined !== true) {
+    const each = shard.platforms.map(
+      (platform) => `'${spellShard(platform, shard, config.shardAliases)}'`,
+    );
+    throw badRequest(
+      `The shard '${shard.spelling}' serves ${SERVED_ON_COMBINED} of ${each.join(' and ')} ` +
+        `together; ask for this on ${each.join(' or ')}`,
+    );
+  }
   return shard;
 }
 
@@ -66,9 +89,12 @@ export function enforceShardRule(
   );
 }
 
-/** The platform of a shard, spelled in the requesting client's vocabulary (`steam` for pc-b …). */
+/**
+ * The platform of a shard, spelled in the requesting client's vocabulary (`steam` for pc-b …);
+ * a combined shard is its own platform's name.
+ */
 export function platformSpelling(shard: ResolvedShard, config: ShardConfig): string {
-  return spellShard(shard.platform, shard, config.shardAliases);
+  return shard.isCombined ? shard.spelling : spellShard(shard.platform, shard, config.shardAliases);
 }
 
 /**

@@ -55,7 +55,7 @@ export async function renderDocumentRow(
 
 /**
  * The document of a match in one variant, or null when the match is not stored (or not on the
- * variant's platform). One indexed read when the variant was rendered before; otherwise the
+ * variant's platforms). One indexed read when the variant was rendered before; otherwise the
  * match is read, rendered once and stored for the next request.
  */
 export async function loadMatchDocument(
@@ -67,9 +67,9 @@ export async function loadMatchDocument(
   if (stored) return stored;
 
   const match = await findMatchRecord(store.db, matchId);
-  // A match is only rendered for a shard of its own platform: nobody can fill the table with
-  // documents of shards the match does not belong to.
-  if (match === null || match.platform !== variant.shard.platform) return null;
+  // A match is only rendered for a shard of its own platform (or one spanning it, `console`):
+  // nobody can fill the table with documents of shards the match does not belong to.
+  if (match === null || !variant.shard.platforms.some((p) => p === match.platform)) return null;
   const row = await renderDocumentRow(
     match,
     variant,

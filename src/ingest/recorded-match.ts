@@ -17,7 +17,7 @@
  *   else `closed`;
  * - rosters and participants as recorded-rosters.ts describes.
  */
-import { VENDOR_SHARD_ALIASES, resolveShard } from '../domain/shards.ts';
+import { VENDOR_SHARD_ALIASES, resolveShard, type ResolvedShard } from '../domain/shards.ts';
 import { IngestError } from './ingest-error.ts';
 import { ingestMatch, type IngestDeps, type IngestResult } from './ingest-match.ts';
 import type { MatchInput } from './match-input.ts';
@@ -61,13 +61,14 @@ export function matchInputFromDocument(
   const aliases = { ...VENDOR_SHARD_ALIASES, ...options.aliases };
   const telemetry = options.telemetry;
 
-  const shard = resolveShard(String(attributes.shardId ?? ''), aliases);
-  if (shard === null) {
+  const named = resolveShard(String(attributes.shardId ?? ''), aliases, { combined: true });
+  if (named === null) {
     throw new IngestError(
       'data/attributes/shardId',
       `unknown shard ${JSON.stringify(attributes.shardId)}`,
     );
   }
+  const shard = named.isCombined ? combinedMatchShard(named, included, aliases) : named;
   const platform = shard.platform;
   const asset = findAsset(data, included);
   const assetUrl = asset && isObject(asset.attributes) ? asset.attributes.URL : undefined;
@@ -178,4 +179,33 @@ function mapFromTelemetry(telemetry: unknown[] | undefined): string | null {
     if (typeof name === 'string' && name !== '') return name;
   }
   return null;
+}
+
+/**
+ * The platform shard of a match recorded on a combined shard (`console`): the platform most of
+ * its participants name as theirs (a console match's participants say `psn` or `xbox`), among
+ * the shard's platforms. Throws when none names one, as for an unknown shard.
+ */
+function combinedMatchShard(
+  named: ResolvedShard,
+  included: readonly Json[],
+  aliases: Readonly<Record<string, string>>,
+): ResolvedShard {
+  const counts = new Map<string, number>();
+  for (const resource of included) {
+    if (resource.type !== 'participant' || !isObject(resource.attributes)) continue;
+    const own = resolveShard(String(resource.attributes.shardId ?? ''), aliases)?.platform;
+    if (own !== undefined && named.platforms.includes(own)) {
+      counts.set(own, (counts.get(own) ?? 0) + 1);
+    }
+  }
+  const [platform] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? [];
+  const shard = platform === undefined ? null : resolveShard(platform, {});
+  if (shard === null) {
+    throw new IngestError(
+      'data/attributes/shardId',
+      `the shard ${JSON.stringify(named.spelling)} spans ${named.platforms.join(' and ')}, and no participant names one of them as its own`,
+    );
+  }
+  return shard;
 }

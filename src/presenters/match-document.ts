@@ -78,8 +78,10 @@ export function canonicalMatchDocumentVariant(
       spelling: platform,
       canonical: platform,
       platform: platform as ResolvedShard['platform'],
+      platforms: [platform as ResolvedShard['platform']],
       isPlatform: true,
       isRegion: false,
+      isCombined: false,
     },
     shardAliases: config.shardAliases,
     publicBaseUrl: config.publicBaseUrl,
@@ -152,8 +154,8 @@ export function renderMatchDocument(match: MatchRecord, variant: MatchDocumentVa
     }
     return spelled;
   };
-  const platformSpelling = spell(match.platform);
-  const matchShard = q(platformSpelling);
+  // On a combined shard (`console`) the match names that shard, its players their own platforms.
+  const matchShard = q(variant.shard.isCombined ? variant.shard.spelling : spell(match.platform));
   const self = q(matchUrl(variant, match.id));
   const assetId = q(match.assetId);
 

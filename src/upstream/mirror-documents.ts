@@ -8,7 +8,7 @@
  * 404 is trusted for the TTL (the route answers its own 404); an upstream outage or spent
  * budget leaves what is stored to be served stale.
  */
-import { resolveShard } from '../domain/shards.ts';
+import { recordedPlatform, resolveShard } from '../domain/shards.ts';
 import type { IngestDeps } from '../ingest/ingest-deps.ts';
 import { ingestEntity } from '../ingest/ingest-entity.ts';
 import { ingestRecordedSeasonStatsList } from '../ingest/recorded-season-stats.ts';
@@ -76,8 +76,8 @@ export class DocumentMirror {
     lookup: RecordedLookup,
     request: UpstreamRequestOptions = { limited: true },
   ): Promise<Freshness> {
-    const platform =
-      resolveShard(lookup.shard, this.deps.config.shardAliases)?.platform ?? lookup.shard;
+    const shard = resolveShard(lookup.shard, this.deps.config.shardAliases, { combined: true });
+    const platform = shard === null ? lookup.shard : recordedPlatform(shard);
     const cursor = `${this.cursorPrefix}${lookup.kind}:${platform}:${lookup.id}`;
     return refreshWithinTtl(this.deps, this.flights, cursor, this.ttlMs, () =>
       this.fetch(lookup, platform, request),

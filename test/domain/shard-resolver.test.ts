@@ -5,6 +5,7 @@ import {
   VENDOR_SHARD_ALIASES,
   resolveShard,
   shardResolver,
+  spellShard,
 } from '../../src/domain/shards.ts';
 
 const aliases = { ...VENDOR_SHARD_ALIASES, 'my-eu': 'pc-eu' };
@@ -26,4 +27,24 @@ test('a shard resolver remembers the shard of a spelling, and keeps each resolve
   assert.equal(shardResolver({})('steam'), null);
   assert.equal(shardResolver({})('my-eu'), null);
   assert.equal(resolve('my-eu')?.canonical, 'pc-eu');
+});
+
+test('console is a shard only to readers that ask for combined shards, and spans both consoles', () => {
+  assert.equal(resolveShard('console', aliases), null, 'one platform per shard by default');
+  assert.equal(shardResolver(aliases)('console'), null);
+  const console = resolveShard('console', aliases, { combined: true });
+  assert.deepEqual(console?.platforms, ['console-a', 'console-b']);
+  assert.equal(console?.isCombined, true);
+  assert.equal(console?.isPlatform, true);
+  assert.equal(console?.isRegion, false);
+  // Its clients speak the vendor's words: the platforms are spelled by their aliases.
+  assert.equal(spellShard('console-b', console!, aliases), 'xbox');
+  assert.equal(spellShard('console-a', console!, {}), 'console-a', 'canonical without aliases');
+  // An alias of the combined shard resolves to it as well.
+  const aliased = resolveShard('ps-and-xbox', { 'ps-and-xbox': 'console' }, { combined: true });
+  assert.equal(aliased?.canonical, 'console');
+  assert.equal(aliased?.spelling, 'ps-and-xbox');
+  // Other shards are one platform each, combined asked for or not.
+  assert.deepEqual(resolveShard('psn', aliases, { combined: true })?.platforms, ['console-a']);
+  assert.equal(resolveShard('psn', aliases, { combined: true })?.isCombined, false);
 });

@@ -9,7 +9,7 @@ import { renderClan } from '../../presenters/clan-document.ts';
 import { renderRecordedDocument } from '../../presenters/recorded-document.ts';
 import { notFound, selfLink } from '../jsonapi.ts';
 import { DOCUMENT_KINDS } from '../../store/document-changes.ts';
-import { enforceShardRule, requestShard } from '../shards.ts';
+import { COMBINED_SHARD_REFUSED, enforceShardRule, requestShard } from '../shards.ts';
 import { pathOf, readThroughRecorded } from '../../upstream/read-through.ts';
 import { ClanDocument } from '../schemas/clan-document.ts';
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
@@ -42,7 +42,10 @@ export function clanRoutes(app: FastifyInstance, context: RouteContext): void {
         security: [{ apiKey: [] }],
         response: {
           200: documentResponse('The clan', ClanDocument),
-          400: errorResponse(400, 'A platform-region shard: clans are on platform shards'),
+          400: errorResponse(
+            400,
+            `A platform-region shard (clans are on platform shards), or ${COMBINED_SHARD_REFUSED}`,
+          ),
           404: errorResponse(404, 'Unknown shard, or no such clan on the platform'),
         },
       },

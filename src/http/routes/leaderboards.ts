@@ -13,7 +13,7 @@ import { leaderboardPages, type PageRequest } from '../leaderboard-pages.ts';
 import { leaderboardAnswers } from '../leaderboard-answers.ts';
 import { acceptsGzip, isNotModified } from '../precompressed.ts';
 import { seasonListsFor, type PlatformSeasons } from '../season-lists.ts';
-import { enforceShardRule, requestShard } from '../shards.ts';
+import { COMBINED_SHARD_REFUSED, enforceShardRule, requestShard } from '../shards.ts';
 import { renderRecordedDocument } from '../../presenters/recorded-document.ts';
 import { pathOf, readThroughList } from '../../upstream/read-through.ts';
 
@@ -67,7 +67,10 @@ const pageDocs = {
   response: {
     200: documentResponse('The page', LeaderboardDocument),
     304: notModified,
-    400: errorResponse(400, `${PAGE_RULE}; or a shard other than a PC platform shard`),
+    400: errorResponse(
+      400,
+      `${PAGE_RULE}; or a shard other than a PC platform shard, such as ${COMBINED_SHARD_REFUSED}`,
+    ),
     404: errorResponse(404, 'Unknown shard or game mode, or no current season'),
     503: errorResponse(503, STARTING),
   },
@@ -82,7 +85,10 @@ const regionDocs = {
   response: {
     200: documentResponse("The region's leaderboard", LeaderboardDocument),
     304: notModified,
-    400: errorResponse(400, 'A shard other than a PC platform-region shard'),
+    400: errorResponse(
+      400,
+      `A shard other than a PC platform-region shard, such as ${COMBINED_SHARD_REFUSED}`,
+    ),
     404: errorResponse(
       404,
       'Unknown shard, season or game mode, or a season other than the current',

@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { RouteContext } from '../route-context.ts';
 import { recordingWins } from '../../domain/recording-precedence.ts';
 import { findPlayer } from '../../store/players.ts';
+import { recordedPlatform, type ResolvedShard } from '../../domain/shards.ts';
 import { findSurvivalMastery, findWeaponMastery } from '../../store/mastery-reads.ts';
 import { findRecordedDocument } from '../../store/recorded-documents.ts';
 import { renderWeaponMastery } from '../../presenters/weapon-mastery-document.ts';
@@ -16,6 +17,22 @@ import { pathOf, readThroughRecorded } from '../../upstream/read-through.ts';
 import { SurvivalMasteryDocument, WeaponMasteryDocument } from '../schemas/mastery-documents.ts';
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
 
+/**
+ * The platform of the player a mastery request names: the shard's, or on a combined shard the
+ * first of its platforms that knows the player (the first when none does: a 404 then).
+ */
+async function playerPlatform(
+  db: RouteContext['store']['db'],
+  shard: ResolvedShard,
+  accountId: string,
+): Promise<string> {
+  if (!shard.isCombined) return shard.platform;
+  for (const platform of shard.platforms) {
+    if ((await findPlayer(db, platform, accountId)) !== null) return platform;
+  }
+  return shard.platform;
+}
+
 /** Mastery is served on platform shards, as the real service's mastery endpoints are. */
 const PLATFORM_ONLY = { platform: true, region: false };
 
@@ -25,7 +42,10 @@ const ERRORS = {
 };
 
 const PlayerParams = Type.Object({
-  shard: Type.String({ description: 'Platform shard, e.g. pc-b (or steam with vendor aliases).' }),
+  shard: Type.String({
+    description:
+      "Platform shard, e.g. pc-b (or steam with vendor aliases), or console: the player's own console platform.",
+  }),
   accountId: Type.String({ description: 'account.<32 hex>' }),
 });
 
@@ -121,9 +141,11 @@ function masteryRoute<Career>(
     (request, reply) =>
       documents.serve(request, reply, DOCUMENT_KINDS.players, async () => {
         const { accountId } = request.params;
-        const shard = requestShard(request.params.shard, config);
+        // `console` too: the player's own console platform, whichever of the two it is.
+        const shard = requestShard(request.params.shard, config, { combined: true });
         enforceShardRule(shard, PLATFORM_ONLY, kind.title, config);
-        const tags = [playerTag(shard.platform, accountId)];
+        const platform = await playerPlatform(store.db, shard, accountId);
+        const tags = [playerTag(platform, accountId)];
         const upstreamError = await readThroughRecorded(
           mirror,
           {
@@ -135,9 +157,9 @@ function masteryRoute<Career>(
           reply,
         );
         const [recording, player, career] = await Promise.all([
-          findRecordedDocument(store.db, kind.recordedKind, shard.platform, accountId),
-          findPlayer(store.db, shard.platform, accountId),
-          kind.find(store.db, shard.platform, accountId),
+          findRecordedDocument(store.db, kind.recordedKind, recordedPlatform(shard), accountId),
+          findPlayer(store.db, platform, accountId),
+          kind.find(store.db, platform, accountId),
         ]);
         const self = selfLink(config.publicBaseUrl, request);
         if (recording && recordingWins(recording.recordedAt, kind.latestMatchAt(career)))

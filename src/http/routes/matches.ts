@@ -23,8 +23,9 @@ const schema = {
   description:
     'A match with its rosters, participants and telemetry asset. No key and no rate limit. The ' +
     'document never changes: it carries a strong ETag and is cacheable until the match leaves ' +
-    'the retention window. Tournament matches are on the `tournament` shard; a platform-region ' +
-    'shard is deprecated here (answered as its platform, with a `Deprecation` header).',
+    'the retention window. Tournament matches are on the `tournament` shard; a match of either ' +
+    'console platform is also on `console`; a platform-region shard is deprecated here ' +
+    '(answered as its platform, with a `Deprecation` header).',
   operationId: 'getMatch',
   tags: ['matches'],
   response: {

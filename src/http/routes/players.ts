@@ -10,7 +10,12 @@ import { NO_PLAYERS_FOUND, notFound, selfLink } from '../jsonapi.ts';
 import { PlayerFilterQuery, playerFilter } from '../player-filter.ts';
 import { PlayerDocument, PlayerListDocument } from '../schemas/player-documents.ts';
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
-import { deprecationHeaders, platformSpelling, requestShard } from '../shards.ts';
+import {
+  COMBINED_SHARD_REFUSED,
+  deprecationHeaders,
+  platformSpelling,
+  requestShard,
+} from '../shards.ts';
 import { readThroughPlayers } from '../../upstream/player-read-through.ts';
 import { matchListing, type RenderedDocument } from '../keyed-documents.ts';
 import { DOCUMENT_KINDS, nameTag, playerTag } from '../../store/document-changes.ts';
@@ -42,6 +47,7 @@ const playerDocs = {
   tags: ['players'],
   response: {
     200: documentResponse('The player', PlayerDocument),
+    400: errorResponse(400, `Not on ${COMBINED_SHARD_REFUSED}`),
     404: errorResponse(404, 'Unknown shard, or no such player on its platform'),
   },
 };
@@ -102,7 +108,7 @@ export function playerRoutes(app: FastifyInstance, context: RouteContext): void 
           ),
           400: errorResponse(
             400,
-            'Neither or both filters, an empty filter, or more than 10 values',
+            `Neither or both filters, an empty filter, more than 10 values, or ${COMBINED_SHARD_REFUSED}`,
           ),
           404: errorResponse(404, `${NO_PLAYERS_FOUND}, or an unknown shard`),
         },

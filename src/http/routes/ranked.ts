@@ -11,7 +11,7 @@ import { renderRecordedDocument } from '../../presenters/recorded-document.ts';
 import { notFound, selfLink } from '../jsonapi.ts';
 import { DOCUMENT_KINDS, playerTag } from '../../store/document-changes.ts';
 import { seasonListsFor } from '../season-lists.ts';
-import { enforceShardRule, requestShard } from '../shards.ts';
+import { COMBINED_SHARD_REFUSED, enforceShardRule, requestShard } from '../shards.ts';
 import { pathOf, readThroughRecorded } from '../../upstream/read-through.ts';
 import { RankedStatsDocument } from '../schemas/ranked-document.ts';
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
@@ -50,7 +50,10 @@ export function rankedRoutes(app: FastifyInstance, context: RouteContext): void 
         security: [{ apiKey: [] }],
         response: {
           200: documentResponse('The ranked stats', RankedStatsDocument),
-          400: errorResponse(400, 'A platform-region shard: ranked stats are on platform shards'),
+          400: errorResponse(
+            400,
+            `A platform-region shard (ranked stats are on platform shards), or ${COMBINED_SHARD_REFUSED}`,
+          ),
           404: errorResponse(404, 'Unknown shard, season or player'),
         },
       },

@@ -10,6 +10,7 @@ import { sampleDocuments } from '../sample-documents.ts';
 import { matchListing } from '../keyed-documents.ts';
 import { CREATED_AT_START, SampleQuery, sampleTimeFilter } from '../sample-filter.ts';
 import { requestShard } from '../shards.ts';
+import { recordedPlatform } from '../../domain/shards.ts';
 import { SampleDocument } from '../schemas/sample-document.ts';
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
 import { pathOf, readThroughList } from '../../upstream/read-through.ts';
@@ -22,8 +23,9 @@ const docs = {
   description:
     'On a platform-region shard, the newest sample of the region, or with ' +
     '`filter[createdAt-start]` the one of the UTC day holding that time (up to RETENTION_DAYS ' +
-    'back). On a platform shard, the samples of all its regions of that time, as one. A ' +
-    'sample is published once its day has closed. Other filters are ignored.',
+    'back). On a platform shard, the samples of all its regions of that time, as one; on ' +
+    '`console`, those of both console platforms. A sample is published once its day has ' +
+    'closed. Other filters are ignored.',
   operationId: 'getSamples',
   tags: ['samples'],
   response: {
@@ -62,7 +64,8 @@ export function sampleRoutes(app: FastifyInstance, context: RouteContext): void 
     },
     (request, reply) =>
       documents.serve(request, reply, DOCUMENT_KINDS.samples, async () => {
-        const shard = requestShard(request.params.shard, config);
+        // `console` too: the samples of both console platforms' regions, as one.
+        const shard = requestShard(request.params.shard, config, { combined: true });
         const at = sampleTimeFilter(request.query[CREATED_AT_START], {
           now: clock.now(),
           retentionDays: config.retentionDays,
@@ -74,7 +77,8 @@ export function sampleRoutes(app: FastifyInstance, context: RouteContext): void 
         const path = `${pathOf(request.url)}${query}`;
         const { recording, upstreamError } = await readThroughList(
           { mirror, store },
-          { kind: 'sample', shard: shard.spelling, platform: shard.platform, id, path },
+          // A combined shard's recordings are its own (the mirror keeps them under its name).
+          { kind: 'sample', shard: shard.spelling, platform: recordedPlatform(shard), id, path },
           reply,
         );
         // Its links.self is the upstream's permalink of the sample, naming this service.

@@ -14,7 +14,7 @@ import { PlayerFilterQuery, playerIdsFilter } from '../player-filter.ts';
 import { playerSeasonReader } from '../player-season-reader.ts';
 import { PlayerSeasonDocument, PlayerSeasonListDocument } from '../schemas/season-documents.ts';
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
-import { requestShard } from '../shards.ts';
+import { COMBINED_SHARD_REFUSED, requestShard } from '../shards.ts';
 import { pathOf, readThroughRecorded } from '../../upstream/read-through.ts';
 import {
   seasonStatsListRecordingId,
@@ -48,7 +48,10 @@ const playerSeasonDocs = {
   tags: ['stats'],
   response: {
     200: documentResponse('The stats', PlayerSeasonDocument),
-    400: errorResponse(400, 'The season (or lifetime) is not served on this kind of shard'),
+    400: errorResponse(
+      400,
+      `The season (or lifetime) is not served on this kind of shard, nor on ${COMBINED_SHARD_REFUSED}`,
+    ),
     404: errorResponse(404, 'Unknown shard, season or player'),
   },
 };
@@ -63,7 +66,7 @@ const batchDocs = {
     200: documentResponse('The stats of the players found', PlayerSeasonListDocument),
     400: errorResponse(
       400,
-      'No filter[playerIds] (or filter[playerNames] given), more than 10 ids, or a shard of the wrong kind',
+      `No filter[playerIds] (or filter[playerNames] given), more than 10 ids, a shard of the wrong kind, or ${COMBINED_SHARD_REFUSED}`,
     ),
     404: errorResponse(404, `${NO_PLAYERS_FOUND}, or an unknown shard, season or game mode`),
   },

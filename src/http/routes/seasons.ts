@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { RouteContext } from '../route-context.ts';
 import { renderSeasonList } from '../../presenters/season-list-document.ts';
 import { seasonListsFor } from '../season-lists.ts';
-import { requestShard } from '../shards.ts';
+import { COMBINED_SHARD_REFUSED, requestShard } from '../shards.ts';
 import { DOCUMENT_KINDS } from '../../store/document-changes.ts';
 import { SeasonListDocument } from '../schemas/season-documents.ts';
 import { documentResponse, errorResponse } from '../schemas/responses.ts';
@@ -22,6 +22,7 @@ const docs = {
   tags: ['seasons'],
   response: {
     200: documentResponse('The season list', SeasonListDocument),
+    400: errorResponse(400, `Not on ${COMBINED_SHARD_REFUSED}`),
     404: errorResponse(404, "Unknown shard 'pc-xx'"),
   },
 };
