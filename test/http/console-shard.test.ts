@@ -11,6 +11,8 @@ import assert from 'node:assert/strict';
 import { testDatabases } from '../helpers/stores.ts';
 import { createTestApp, TEST_BASE_URL, type TestApp } from '../helpers/app.ts';
 import { accountId, makeMatchInput } from '../helpers/matches.ts';
+import { listenOnFreePort } from '../helpers/raw-http.ts';
+import { httpGet } from '../helpers/http-get.ts';
 import { ingestMatch } from '../../src/ingest/ingest-match.ts';
 import { ingestRecordedMatch } from '../../src/ingest/recorded-match.ts';
 import { buildSamples } from '../../src/jobs/build-samples.ts';
@@ -98,6 +100,21 @@ for (const database of testDatabases) {
         const onOwn = await ok(`/shards/xbox/matches/${xbox}`);
         assert.equal(onOwn.data.attributes.shardId, 'xbox');
       });
+
+      await s.test(
+        'over a connection too, where cached matches are sent before Fastify',
+        async () => {
+          const port = await listenOnFreePort(t.app);
+          const expected = (await get(`/shards/console/matches/${xbox}`)).body;
+          for (let i = 0; i < 3; i++) {
+            const answer = await httpGet(port, `/shards/console/matches/${xbox}`);
+            assert.equal(answer.status, 200);
+            assert.equal(answer.body.toString(), expected, `request ${i}: the same document`);
+            const steamAnswer = await httpGet(port, `/shards/console/matches/${steam}`);
+            assert.equal(steamAnswer.status, 404, `request ${i}: still no PC match on console`);
+          }
+        },
+      );
 
       await s.test('samples on console list both console platforms, and nothing else', async () => {
         await buildSamples(t);
