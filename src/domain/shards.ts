@@ -144,6 +144,11 @@ export function resolveShard(
   };
 }
 
+/** True when `platform`'s data is served on the shard: its own, or one a combined shard spans. */
+export function servesPlatform(shard: ResolvedShard, platform: string): boolean {
+  return shard.platforms.some((served) => served === platform);
+}
+
 /**
  * The platform under which recordings of documents asked for on a shard are kept
  * (src/upstream/mirror-documents.ts): its platform, or a combined shard's own name, so what was

@@ -9,7 +9,7 @@ import zlib from 'node:zlib';
 import type { RouteContext } from './route-context.ts';
 import type { FastSource } from './fast-path.ts';
 import { retentionWindowMs } from '../config.ts';
-import { resolveShard, type ResolvedShard } from '../domain/shards.ts';
+import { resolveShard, servesPlatform, type ResolvedShard } from '../domain/shards.ts';
 import {
   matchDocumentVariantKey,
   type MatchDocumentVariant,
@@ -176,7 +176,7 @@ export function servedMatches(context: RouteContext): ServedMatches {
     route: ShardVariant,
   ): ServedMatch {
     // A match asked for on another platform's shard is a 404: remember that, not its bytes.
-    const servable = route.shard.platforms.some((platform) => platform === document.platform);
+    const servable = servesPlatform(route.shard, document.platform);
     return {
       body: servable ? null : EMPTY,
       bodyGzip: servable ? document.bodyGzip : EMPTY,

@@ -13,6 +13,7 @@ import {
   type MatchDocumentVariant,
   type MatchRecord,
 } from '../presenters/match-document.ts';
+import { servesPlatform } from '../domain/shards.ts';
 import { renderRecordedMatchDocument } from '../presenters/recorded-match-document.ts';
 import {
   documentRowVariant,
@@ -69,7 +70,7 @@ export async function loadMatchDocument(
   const match = await findMatchRecord(store.db, matchId);
   // A match is only rendered for a shard of its own platform (or one spanning it, `console`):
   // nobody can fill the table with documents of shards the match does not belong to.
-  if (match === null || !variant.shard.platforms.some((p) => p === match.platform)) return null;
+  if (match === null || !servesPlatform(variant.shard, match.platform)) return null;
   const row = await renderDocumentRow(
     match,
     variant,

@@ -17,7 +17,12 @@
  *   else `closed`;
  * - rosters and participants as recorded-rosters.ts describes.
  */
-import { VENDOR_SHARD_ALIASES, resolveShard, type ResolvedShard } from '../domain/shards.ts';
+import {
+  VENDOR_SHARD_ALIASES,
+  resolveShard,
+  servesPlatform,
+  type ResolvedShard,
+} from '../domain/shards.ts';
 import { IngestError } from './ingest-error.ts';
 import { ingestMatch, type IngestDeps, type IngestResult } from './ingest-match.ts';
 import type { MatchInput } from './match-input.ts';
@@ -195,7 +200,7 @@ function combinedMatchShard(
   for (const resource of included) {
     if (resource.type !== 'participant' || !isObject(resource.attributes)) continue;
     const own = resolveShard(String(resource.attributes.shardId ?? ''), aliases)?.platform;
-    if (own !== undefined && named.platforms.includes(own)) {
+    if (own !== undefined && servesPlatform(named, own)) {
       counts.set(own, (counts.get(own) ?? 0) + 1);
     }
   }

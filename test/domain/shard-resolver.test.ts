@@ -4,6 +4,7 @@ import {
   REGIONS,
   VENDOR_SHARD_ALIASES,
   resolveShard,
+  servesPlatform,
   shardResolver,
   spellShard,
 } from '../../src/domain/shards.ts';
@@ -37,6 +38,9 @@ test('console is a shard only to readers that ask for combined shards, and spans
   assert.equal(console?.isCombined, true);
   assert.equal(console?.isPlatform, true);
   assert.equal(console?.isRegion, false);
+  assert.ok(servesPlatform(console!, 'console-a') && servesPlatform(console!, 'console-b'));
+  assert.ok(!servesPlatform(console!, 'pc-b'));
+  assert.ok(!servesPlatform(resolveShard('psn', aliases)!, 'console-b'), 'psn is console-a alone');
   // Its clients speak the vendor's words: the platforms are spelled by their aliases.
   assert.equal(spellShard('console-b', console!, aliases), 'xbox');
   assert.equal(spellShard('console-a', console!, {}), 'console-a', 'canonical without aliases');
