@@ -51,10 +51,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Cached documents are answered in front of Fastify (src/http/fast-path.ts); one request id
   // sequence for both paths.
   const fastPath = createFastPath();
-  const genReqId = requestIds();
+  const ids = requestIds();
   const app = Fastify({
     serverFactory: fastPath.serverFactory,
-    genReqId,
+    genReqId: ids.nextText,
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     // Fastify's own request lines carry the raw URL and cost two lines a request; ours is one
     // line with the route template (src/http/access-log.ts). Errors are still logged.
@@ -135,7 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       corsHeaders: CORS_HEADERS,
       accessLine,
       record: app.recordResponse ?? null,
-      genReqId,
+      nextRequestId: ids.next,
     }),
   );
   // Once closing, every request gets Fastify's answer (with its Connection: close).

@@ -10,6 +10,13 @@ import { pino, type Logger } from 'pino';
 /** Where lines are written, and how to hand over what is gathered now (on close and at exit). */
 export interface LineBatch {
   write(line: string): void;
+  /**
+   * A line written as bytes: the buffer to write it into from `offset()`, with room for
+   * `bytes` more, then `commit(end)` once written. Nothing else may be written in between.
+   */
+  reserve(bytes: number): Buffer;
+  offset(): number;
+  commit(end: number): void;
   /** Stops the timer and the exit handler; hands over what is gathered. */
   close(): void;
 }
@@ -72,20 +79,28 @@ export function lineBatch(log: Logger, batchBytes: number, flushMs: number): Lin
       // Not open yet, or the destination is gone: nothing more can be written.
     }
   };
+  const reserve = (room: number): Buffer => {
+    if (used + room > bytes.length) {
+      flush();
+      // Longer than a whole batch can hold (a surprise): a batch of its own.
+      if (room > size) bytes = Buffer.allocUnsafe(room);
+    }
+    return bytes;
+  };
+  const commit = (end: number): void => {
+    used = end;
+    if (used >= batchBytes) flush();
+    else if (timer === null) timer = setTimeout(flushLate, flushMs).unref();
+  };
   process.on('exit', atExit);
   return {
     write(line) {
-      const room = line.length * MAX_BYTES_PER_UNIT;
-      if (used + room > size) flush();
-      if (room > size) {
-        // Longer than a whole batch can hold (a surprise): handed over on its own.
-        handOver(Buffer.from(line));
-        return;
-      }
-      used += bytes.write(line, used);
-      if (used >= batchBytes) flush();
-      else if (timer === null) timer = setTimeout(flushLate, flushMs).unref();
+      const buffer = reserve(line.length * MAX_BYTES_PER_UNIT);
+      commit(used + buffer.write(line, used));
     },
+    reserve,
+    offset: () => used,
+    commit,
     close() {
       process.off('exit', atExit);
       flush();

@@ -4,6 +4,7 @@
  */
 import type { ApiKey } from '../store/api-keys.ts';
 import type { MediaType } from './jsonapi.ts';
+import type { RequestId } from './access-line-bytes.ts';
 
 /** What a source is asked: the request as far as a cached answer depends on it. */
 export interface FastRequest {
@@ -27,16 +28,13 @@ export interface FastAnswer {
   keyed: boolean;
   /**
    * The route's own headers in the order the route sets them, as the flat list `writeHead`
-   * takes (name, value, name, value, …; names lower case, each once): no object is built and
-   * walked per answer.
+   * takes (name, value, name, value, …; names lower case, each once). A source hands out the
+   * same array for as long as these are the answer's headers (a new one once any value
+   * changes), and never changes one it handed out: the sender keeps the whole list it makes of
+   * each, so nothing is built per answer.
    */
   headers: readonly string[];
   body: Buffer;
-  /**
-   * The source returns this same answer object, unchanged, every time (a constant document):
-   * its whole header list is then made once.
-   */
-  constant?: boolean;
 }
 
 /** A cache that can answer some URLs; null when it cannot answer this one exactly as its route. */
@@ -51,7 +49,7 @@ export interface RateCount {
 }
 
 /** Writes the access line of a `GET` answered 200 in `ms` (unrounded). */
-export type RouteLine = (reqId: string, ms: number, keyId: string | null) => void;
+export type RouteLine = (reqId: RequestId, ms: number, keyId: string | null) => void;
 
 /** The access line writer of one route's answers, asked once per route. */
 export type AccessLines = (route: string) => RouteLine;
@@ -73,6 +71,6 @@ export interface FastPathDeps {
   accessLine: AccessLines | null;
   /** Records the request metrics, or null with METRICS=off. */
   record: ((route: string, method: string, status: number, seconds: number) => void) | null;
-  /** Fastify's request id generator, shared so ids stay unique and alike. */
-  genReqId(): string;
+  /** The next request id of the sequence Fastify's ids come from, so ids stay unique and alike. */
+  nextRequestId(): number;
 }

@@ -142,11 +142,17 @@ export function createFastPath(): FastPath {
   };
 }
 
-/** A request id generator in Fastify's own format (`req-<base 36 counter>`), for both paths. */
-export function requestIds(): () => string {
-  let next = 0;
-  return () => {
-    next = (next + 1) & 0x7fffffff;
-    return `req-${next.toString(36)}`;
-  };
+/** One sequence of request ids for both paths. */
+export interface RequestIds {
+  /** The next id as a number: the fast path's access line writes it as `req-<base 36>`. */
+  next(): number;
+  /** The next id as text, in Fastify's own format (`req-<base 36 counter>`): its genReqId. */
+  nextText(): string;
+}
+
+/** A request id sequence; the fast path makes no text of its ids (src/http/access-line-bytes.ts). */
+export function requestIds(): RequestIds {
+  let last = 0;
+  const next = (): number => (last = (last + 1) & 0x7fffffff);
+  return { next, nextText: () => `req-${next().toString(36)}` };
 }

@@ -84,6 +84,13 @@ interface CachedDocument {
   keyed: boolean;
   /** Rendered while the upstream could not be asked: sent with Age and Warning, never kept. */
   stale: boolean;
+  /** The fast path's header lists, made for one Cache-Control value and Content-Type. */
+  fastLists: {
+    cacheControl: string | null;
+    type: string;
+    identity: string[] | null;
+    gzip: string[] | null;
+  } | null;
 }
 
 export interface KeyedDocuments {
@@ -207,6 +214,7 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
       route: request.routeOptions.url ?? request.url,
       keyed: Boolean(request.apiKey),
       stale: staleAge !== undefined,
+      fastLists: null,
     };
   }
 
@@ -256,6 +264,33 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
     return reply.header('content-encoding', 'gzip').send(entry.bodyGzip);
   }
 
+  /**
+   * The fast path's header lists of `entry` for `type`: kept with it while its Cache-Control
+   * stands (a second), so that each request is not handed a new list (FastAnswer).
+   */
+  function fastHeaders(entry: CachedDocument, gzip: boolean, type: string, now: number): string[] {
+    const cacheControl = cacheControlOf(entry, now);
+    let lists = entry.fastLists;
+    if (lists === null || lists.cacheControl !== cacheControl || lists.type !== type) {
+      lists = { cacheControl, type, identity: null, gzip: null };
+      entry.fastLists = lists;
+    }
+    let list = gzip ? lists.gzip : lists.identity;
+    if (list !== null) return list;
+    list = [...entry.flatHeaders];
+    if (cacheControl !== null) list.push('cache-control', cacheControl);
+    if (entry.etag !== null) list.push('etag', gzip ? entry.etagGzip : entry.etag);
+    list.push('content-type', type);
+    if (gzip) {
+      if (!entry.varies) list.push('vary', 'accept-encoding');
+      list.push('content-encoding', 'gzip');
+      lists.gzip = list;
+    } else {
+      lists.identity = list;
+    }
+    return list;
+  }
+
   /** What `send` sends for a 200 (a conditional request is not asked here). */
   const fastSource: FastSource = ({ url, gzip, type, now, identityAsked }) => {
     if (!enabled || !(gzip || identityAsked)) return null;
@@ -263,15 +298,9 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
     if (cache.peek(url) === undefined) return null;
     const entry = cache.get(url)!;
     if (!isCurrent(entry, now)) return null;
-    const headers = [...entry.flatHeaders];
-    const cacheControl = cacheControlOf(entry, now);
-    if (cacheControl !== null) headers.push('cache-control', cacheControl);
-    if (entry.etag !== null) headers.push('etag', gzip ? entry.etagGzip : entry.etag);
-    headers.push('content-type', type);
+    const headers = fastHeaders(entry, gzip, type, now);
     if (!gzip) return { route: entry.route, keyed: entry.keyed, headers, body: entry.body };
     entry.bodyGzip ??= zlib.gzipSync(entry.body);
-    if (!entry.varies) headers.push('vary', 'accept-encoding');
-    headers.push('content-encoding', 'gzip');
     return { route: entry.route, keyed: entry.keyed, headers, body: entry.bodyGzip };
   };
 

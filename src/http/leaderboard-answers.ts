@@ -34,6 +34,8 @@ interface Remembered extends PageAnswer {
   cacheControl: string;
   cacheControlAfter: number;
   cacheControlUntil: number;
+  /** The fast path's header lists, made for one Cache-Control value and Content-Type. */
+  lists: { cacheControl: string; type: string; identity: string[] | null; gzip: string[] | null };
 }
 
 export interface LeaderboardAnswers {
@@ -54,6 +56,28 @@ function cacheControlOf(entry: Remembered, now: number): string {
   return entry.cacheControl;
 }
 
+/** The header list of `entry`'s answers, kept while its Cache-Control stands (FastAnswer). */
+function headersOf(entry: Remembered, gzip: boolean, type: string, now: number): string[] {
+  const cacheControl = cacheControlOf(entry, now);
+  let { lists } = entry;
+  if (lists.cacheControl !== cacheControl || lists.type !== type) {
+    lists = { cacheControl, type, identity: null, gzip: null };
+    entry.lists = lists;
+  }
+  const made = gzip ? lists.gzip : lists.identity;
+  if (made !== null) return made;
+  const { page } = entry;
+  const list = ['cache-control', cacheControl, 'etag', gzip ? page.etagGzip : page.etag];
+  list.push('vary', 'Accept-Encoding', 'content-type', type);
+  if (gzip) {
+    list.push('content-encoding', 'gzip');
+    lists.gzip = list;
+  } else {
+    lists.identity = list;
+  }
+  return list;
+}
+
 export function leaderboardAnswers(pages: Pick<LeaderboardPages, 'isCurrent'>): LeaderboardAnswers {
   const cache = new DocumentCache<Remembered>(MAX_URL_BYTES);
 
@@ -71,27 +95,19 @@ export function leaderboardAnswers(pages: Pick<LeaderboardPages, 'isCurrent'>): 
       return null;
     }
     const { page } = entry;
-    const cacheControl = cacheControlOf(entry, now);
-    if (!gzip) {
-      const headers = ['cache-control', cacheControl, 'etag', page.etag, 'vary', 'Accept-Encoding'];
-      headers.push('content-type', type);
-      return { route: entry.route, keyed: true, headers, body: page.body };
-    }
-    const headers = [
-      'cache-control',
-      cacheControl,
-      'etag',
-      page.etagGzip,
-      'vary',
-      'Accept-Encoding',
-    ];
-    headers.push('content-type', type, 'content-encoding', 'gzip');
-    return { route: entry.route, keyed: true, headers, body: page.bodyGzip };
+    const headers = headersOf(entry, gzip, type, now);
+    return { route: entry.route, keyed: true, headers, body: gzip ? page.bodyGzip : page.body };
   };
 
   return {
     remember(url, answer) {
-      const entry = { ...answer, cacheControl: '', cacheControlAfter: 0, cacheControlUntil: -1 };
+      const entry = {
+        ...answer,
+        cacheControl: '',
+        cacheControlAfter: 0,
+        cacheControlUntil: -1,
+        lists: { cacheControl: '', type: '', identity: null, gzip: null },
+      };
       cache.set(url, entry, 0);
     },
     source,

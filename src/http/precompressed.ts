@@ -134,13 +134,12 @@ export function constantSource(path: string, document: PrecompressedDocument): F
   const answersOf = (type: MediaType): { identity: FastAnswer; gzip: FastAnswer } => {
     const headers = ['content-type', type, 'vary', 'Accept-Encoding'];
     const made = {
-      identity: { route: path, keyed: false, headers, body: document.body, constant: true },
+      identity: { route: path, keyed: false, headers, body: document.body },
       gzip: {
         route: path,
         keyed: false,
         headers: [...headers, 'content-encoding', 'gzip'],
         body: document.gzip,
-        constant: true,
       },
     };
     answers.set(type, made);

@@ -8,7 +8,7 @@ import { shardResolver } from '../domain/shards.ts';
 import { utcParts } from '../domain/time.ts';
 import { TELEMETRY_TITLE } from '../presenters/telemetry-url.ts';
 import type { FastSource } from './fast-path.ts';
-import type { TelemetryCache } from './telemetry-cache.ts';
+import type { CachedTelemetry, TelemetryCache } from './telemetry-cache.ts';
 import { gzipEtag, immutableCacheControl } from './precompressed.ts';
 
 const FILE_SUFFIX = '-telemetry.json';
@@ -62,6 +62,27 @@ export function telemetryUrls(config: Pick<Config, 'shardAliases'>): TelemetryUr
 
 /** The fast path's answer: a file in memory, gzip as stored, with the route's headers. */
 export function telemetryFastSource(urls: TelemetryUrls, cache: TelemetryCache): FastSource {
+  /** Each cached file's header list, handed out while its Cache-Control reads the same. */
+  const lists = new WeakMap<CachedTelemetry, { cacheControl: string; list: string[] }>();
+  const headersOf = (assetId: string, cached: CachedTelemetry, now: number): string[] => {
+    const cacheControl = immutableCacheControl(cached.expiresAt, now);
+    const made = lists.get(cached);
+    if (made !== undefined && made.cacheControl === cacheControl) return made.list;
+    const list = [
+      'etag',
+      gzipEtag(`"telemetry-${assetId}"`),
+      'cache-control',
+      cacheControl,
+      'vary',
+      'Accept-Encoding',
+      'content-type',
+      'application/json',
+      'content-encoding',
+      'gzip',
+    ];
+    lists.set(cached, { cacheControl, list });
+    return list;
+  };
   return ({ url, gzip, now }) => {
     if (!gzip || !url.startsWith(PREFIX) || url.includes('%') || url.includes('?')) return null;
     const [shard, yyyy, mm, dd, hh, min, file, ...rest] = url.slice(PREFIX.length).split('/');
@@ -75,18 +96,7 @@ export function telemetryFastSource(urls: TelemetryUrls, cache: TelemetryCache):
     if (cached === undefined || !urls.names(params, cached.platform, cached.assetCreatedAt)) {
       return null;
     }
-    const headers = [
-      'etag',
-      gzipEtag(`"telemetry-${assetId}"`),
-      'cache-control',
-      immutableCacheControl(cached.expiresAt, now),
-      'vary',
-      'Accept-Encoding',
-      'content-type',
-      'application/json',
-      'content-encoding',
-      'gzip',
-    ];
+    const headers = headersOf(assetId, cached, now);
     return { route: TELEMETRY_ROUTE, keyed: false, headers, body: cached.gzip };
   };
 }

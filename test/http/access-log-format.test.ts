@@ -1,10 +1,19 @@
 /**
  * The access line's duration is written as `String(Math.round(ms * 100) / 100)` always was,
- * though it is now made from an integer and a table of fractions (src/http/access-log.ts).
+ * though it is now written digit by digit into the line's bytes (src/http/access-line-bytes.ts).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hundredths } from '../../src/http/access-log.ts';
+import { writeHundredths } from '../../src/http/access-line-bytes.ts';
+
+const room = Buffer.alloc(64);
+/** The bytes written for `ms`, after a byte that must stay as it is. */
+function hundredths(ms: number): string {
+  room[0] = 0x7c;
+  const end = writeHundredths(room, 1, ms);
+  assert.equal(room[0], 0x7c);
+  return room.toString('latin1', 1, end);
+}
 
 const asBefore = (ms: number): string => String(Math.round(ms * 100) / 100);
 

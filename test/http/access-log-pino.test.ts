@@ -43,16 +43,18 @@ test('access lines are the lines pino writes for the same fields', async () => {
   assert.equal((await app.inject({ method: 'GET', url: '/things/1' })).statusCode, 200);
   assert.equal((await app.inject({ method: 'GET', url: '/nothing' })).statusCode, 404);
   const fast = lines('/shards/:shard/matches/:id');
-  fast('req-zz', 12.345, null);
+  // The fast path's ids are numbers of the sequence, written in base 36 as Fastify's text ids.
+  fast(36 * 36 - 1, 12.345, null);
   fast('req "odd" id', 0.004, 'key-é"\\1');
-  fast('req-1', 1_234_567.891, 'k1');
-  fast('req-2', 3, 'clé');
+  fast(1, 1_234_567.891, 'k1');
+  fast(0x7fffffff, 3, 'clé');
+  fast(0, 0.1, 'k1');
   await app.close();
 
   const written = text()
     .split('\n')
     .filter((line) => line.includes('"msg":"request"'));
-  assert.equal(written.length, 6);
+  assert.equal(written.length, 7);
   for (const line of written) {
     const fields = JSON.parse(line) as Record<string, unknown>;
     assert.equal(fields.pid, process.pid);
@@ -70,7 +72,8 @@ test('access lines are the lines pino writes for the same fields', async () => {
       ['req-zz', 12.35, null],
       ['req "odd" id', 0, 'key-é"\\1'],
       ['req-1', 1_234_567.89, 'k1'],
-      ['req-2', 3, 'clé'],
+      [`req-${(0x7fffffff).toString(36)}`, 3, 'clé'],
+      ['req-0', 0.1, 'k1'],
     ],
   );
 });
