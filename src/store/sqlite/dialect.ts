@@ -3,10 +3,12 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import {
   CompiledQuery,
+  SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
   sql,
   type DatabaseConnection,
+  type DialectAdapter as KyselyDialectAdapter,
   type Driver,
   type QueryResult,
   type Expression,
@@ -38,12 +40,13 @@ export const DEFAULT_CACHE_KIB = 65_536;
 export function sqliteAdapter(file: string, cacheKiB: number = DEFAULT_CACHE_KIB): DialectAdapter {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const database = new BetterSqlite3(file);
+  // Writes of the serving thread that may meet a job's lock wait with timers instead
+  // (src/store/sqlite/lock-wait.ts); this bounds every other wait. Set first: switching a new
+  // file to WAL waits for the lock too when another process opens it at the same moment.
+  database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   database.pragma('journal_mode = WAL');
   // NORMAL is durable across application crashes in WAL mode; only power loss can drop the last commits.
   database.pragma('synchronous = NORMAL');
-  // Writes of the serving thread that may meet a job's lock wait with timers instead
-  // (src/store/sqlite/lock-wait.ts); this bounds every other wait.
-  database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // Checkpoint every ~64 MB of WAL rather than every 4 MB: ingest writes a few hundred pages per
   // match, and frequent checkpoints rewrite the same hot index pages over and over.
   database.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
@@ -113,6 +116,25 @@ class ImmediateSqliteDialect extends SqliteDialect {
 
   override createDriver(): Driver {
     return new ImmediateSqliteDriver(this.#config);
+  }
+
+  override createAdapter(): KyselyDialectAdapter {
+    return new MigratingSqliteAdapter();
+  }
+}
+
+/**
+ * Migrations in one transaction, begun IMMEDIATE like every other. Kysely's SQLite adapter runs
+ * them without one and without a lock, as if no other process could open the file: two processes
+ * starting on a new store (serve and `gamedata jobs run`, two instances) ran the same migrations
+ * at once, and the second failed on a table the first had just made; a process stopped midway
+ * left a half-made schema behind. SQLite's DDL is transactional, and the transaction's write
+ * lock, taken before the migrations table is read, is the migration lock: the second process
+ * waits for the first to commit (busy_timeout), then finds nothing left to run.
+ */
+class MigratingSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
   }
 }
 
