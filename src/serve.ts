@@ -9,7 +9,7 @@
 import os from 'node:os';
 import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
-import type { Config } from './config.ts';
+import { ingestWorkersOf, type Config } from './config.ts';
 import { ensureDemoApiKey, isStoreEmpty } from './cli/demo-key.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
 import { systemClock } from './clock.ts';
@@ -101,10 +101,11 @@ export async function serve(
   // Its threads start with the service, while nothing is served yet (see PreparePool.start),
   // and load their ingest code at the first match posted. They store the matches too, on
   // connections of their own (not to a database in memory, which only this connection sees).
+  const ingestWorkers = ingestWorkersOf(config, 'serve');
   const ingestPool: PreparePool | null =
-    config.ingestWorkers > 0
+    ingestWorkers > 0
       ? openPreparePool(
-          config.ingestWorkers,
+          ingestWorkers,
           config,
           config.ingestNice,
           config.databaseUrl.includes(':memory:') ? null : { config },

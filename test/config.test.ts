@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../src/config.ts';
+import os from 'node:os';
+import { CONFIG_VARIABLES, ConfigError, ingestWorkersOf, loadConfig } from '../src/config.ts';
 
 test('defaults give a runnable configuration', () => {
   const config = loadConfig({});
@@ -160,4 +161,18 @@ test('MIRROR_SHARDS names the shards a crawl walks: every platform with samples 
     /MIRROR_SHARDS: "mars" is not a shard/,
   );
   assert.throws(() => loadConfig({ MIRROR_SHARDS: 'pc-b,,x' }), /MIRROR_SHARDS/);
+});
+
+test('prepare workers: INGEST_WORKERS for both commands, else one fewer than the cores', () => {
+  const others = os.availableParallelism() - 1;
+  const unset = loadConfig({});
+  assert.equal(ingestWorkersOf(unset, 'ingest'), others);
+  // serve keeps one even on one core: posted matches are prepared beside serving, not in it.
+  assert.equal(ingestWorkersOf(unset, 'serve'), Math.max(1, others));
+  assert.equal(ingestWorkersOf({ ingestWorkers: null }, 'ingest'), others);
+  for (const given of ['0', '3']) {
+    const config = loadConfig({ INGEST_WORKERS: given });
+    assert.equal(ingestWorkersOf(config, 'ingest'), Number(given));
+    assert.equal(ingestWorkersOf(config, 'serve'), Number(given));
+  }
 });

@@ -6,6 +6,7 @@
 import { Option, type Command } from 'commander';
 import type { IngestSourceResult } from '../ingest/ingest-source.ts';
 import { instant, withRuntime, type CliIo } from './cli-io.ts';
+import { ingestWorkersOf } from '../config.ts';
 
 interface IngestCommandOptions {
   region?: string;
@@ -45,7 +46,7 @@ export function registerIngestCommand(program: Command, io: CliIo): void {
           import('../jobs/index.ts'),
         ]);
       await withRuntime(io, async (runtime) => {
-        const { ingestWorkers } = runtime.config;
+        const ingestWorkers = ingestWorkersOf(runtime.config, 'ingest');
         const pool = ingestWorkers > 0 ? openPreparePool(ingestWorkers, runtime.config) : null;
         const counts = { ingested: 0, attached: 0, unchanged: 0, error: 0 };
         // Each line as its match is stored, so a long directory shows its progress.
