@@ -28,8 +28,8 @@ export type EncodeLine = (
 const PLAIN_ID = /^[\w.-]+$/;
 /** Key ids whose JSON bytes are kept: they are few (one per client), this only bounds a surprise. */
 const MAX_KEY_IDS = 1_000;
-/** Room for the numbers of a line: status, duration and id digits, quotes, with margin. */
-const NUMBERS_ROOM = 64;
+/** Room for a line's numbers: the status, the duration (24 characters at most) and id digits. */
+const DIGITS_ROOM = 64;
 
 const ascii = (text: string): Buffer => Buffer.from(text, 'latin1');
 const ID_START = ascii('"req-');
@@ -41,6 +41,8 @@ const KEY_PART = ascii(',"keyId":');
 const NULL = ascii('null');
 const TAIL = ascii(',"msg":"request"}\n');
 const BASE36 = ascii('0123456789abcdefghijklmnopqrstuvwxyz');
+/** The constant bytes of every line but its head and route part: the id's, the labels, the end. */
+const CONSTANT_ROOM = ID_START.length + 2 + MS_PART.length + KEY_PART.length + TAIL.length;
 
 /** The bytes of `,"method":…,"route":…,"status":` for one route (route null: no route took it). */
 export function routePart(method: string, route: string | null): Buffer {
@@ -107,7 +109,9 @@ export function lineEncoder(batch: LineBatch, start: string, afterTime: string):
     const idText =
       typeof reqId === 'number' ? null : PLAIN_ID.test(reqId) ? reqId : JSON.stringify(reqId);
     const idRoom = idText === null ? 0 : idText.length * 3;
-    const buf = batch.reserve(head.length + fixed.length + key.length + idRoom + NUMBERS_ROOM);
+    const buf = batch.reserve(
+      head.length + fixed.length + key.length + idRoom + CONSTANT_ROOM + DIGITS_ROOM,
+    );
     let at = batch.offset();
     buf.set(head, at);
     at += head.length;

@@ -77,3 +77,28 @@ test('access lines are the lines pino writes for the same fields', async () => {
     ],
   );
 });
+
+test('a line longer than a whole batch is written whole, between the lines around it', async () => {
+  const { log, text } = capturingLogger();
+  const app = Fastify({ loggerInstance: log as FastifyBaseLogger });
+  const lines = registerAccessLog(app, 60_000)!;
+  await app.ready();
+  const fast = lines('/shards/:shard/players/:accountId');
+  const longKey = `key-${'é'.repeat(40_000)}`;
+  fast(1, 0.5, 'k1');
+  fast(2, 0.5, longKey);
+  fast(3, 0.5, 'k3');
+  await app.close();
+  const written = text()
+    .split('\n')
+    .filter((line) => line.includes('"msg":"request"'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  assert.deepEqual(
+    written.map((fields) => [fields.reqId, fields.keyId]),
+    [
+      ['req-1', 'k1'],
+      ['req-2', longKey],
+      ['req-3', 'k3'],
+    ],
+  );
+});
