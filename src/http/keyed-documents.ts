@@ -25,6 +25,7 @@ import { documentGenerations, type DocumentGenerations } from './document-genera
 import { DocumentCache } from './document-cache.ts';
 import { acceptsGzip, gzipDocument, gzipEtag, isNotModified } from './precompressed.ts';
 import type { FastSource } from './fast-path.ts';
+import { KeptHeaderLists } from './kept-header-lists.ts';
 import { listedFromTag } from '../store/document-changes.ts';
 
 /** What a route renders on a miss. Everything in it must depend on the request URL alone. */
@@ -84,13 +85,8 @@ interface CachedDocument {
   keyed: boolean;
   /** Rendered while the upstream could not be asked: sent with Age and Warning, never kept. */
   stale: boolean;
-  /** The fast path's header lists, made for one Cache-Control value and Content-Type. */
-  fastLists: {
-    cacheControl: string | null;
-    type: string;
-    identity: string[] | null;
-    gzip: string[] | null;
-  } | null;
+  /** The fast path's header lists of this rendering. */
+  fastLists: KeptHeaderLists<CachedDocument>;
 }
 
 export interface KeyedDocuments {
@@ -164,6 +160,23 @@ function cacheControlOf(entry: CachedDocument, now: number): string | null {
   return entry.cacheControl;
 }
 
+/** A rendering's headers as the fast path sends them (`send`'s, for a 200). */
+function fastHeaderList(
+  entry: CachedDocument,
+  gzip: boolean,
+  cacheControl: string | null,
+  type: string,
+): string[] {
+  const list = [...entry.flatHeaders];
+  if (cacheControl !== null) list.push('cache-control', cacheControl);
+  if (entry.etag !== null) list.push('etag', gzip ? entry.etagGzip : entry.etag);
+  list.push('content-type', type);
+  if (!gzip) return list;
+  if (!entry.varies) list.push('vary', 'accept-encoding');
+  list.push('content-encoding', 'gzip');
+  return list;
+}
+
 /** The one set of keyed documents of an app, shared by its routes. */
 export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
   const { clock } = deps;
@@ -214,7 +227,7 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
       route: request.routeOptions.url ?? request.url,
       keyed: Boolean(request.apiKey),
       stale: staleAge !== undefined,
-      fastLists: null,
+      fastLists: new KeptHeaderLists(fastHeaderList),
     };
   }
 
@@ -264,33 +277,6 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
     return reply.header('content-encoding', 'gzip').send(entry.bodyGzip);
   }
 
-  /**
-   * The fast path's header lists of `entry` for `type`: kept with it while its Cache-Control
-   * stands (a second), so that each request is not handed a new list (FastAnswer).
-   */
-  function fastHeaders(entry: CachedDocument, gzip: boolean, type: string, now: number): string[] {
-    const cacheControl = cacheControlOf(entry, now);
-    let lists = entry.fastLists;
-    if (lists === null || lists.cacheControl !== cacheControl || lists.type !== type) {
-      lists = { cacheControl, type, identity: null, gzip: null };
-      entry.fastLists = lists;
-    }
-    let list = gzip ? lists.gzip : lists.identity;
-    if (list !== null) return list;
-    list = [...entry.flatHeaders];
-    if (cacheControl !== null) list.push('cache-control', cacheControl);
-    if (entry.etag !== null) list.push('etag', gzip ? entry.etagGzip : entry.etag);
-    list.push('content-type', type);
-    if (gzip) {
-      if (!entry.varies) list.push('vary', 'accept-encoding');
-      list.push('content-encoding', 'gzip');
-      lists.gzip = list;
-    } else {
-      lists.identity = list;
-    }
-    return list;
-  }
-
   /** What `send` sends for a 200 (a conditional request is not asked here). */
   const fastSource: FastSource = ({ url, gzip, type, now, identityAsked }) => {
     if (!enabled || !(gzip || identityAsked)) return null;
@@ -298,7 +284,7 @@ export function keyedDocuments(deps: KeyedDocumentDeps): KeyedDocuments {
     if (cache.peek(url) === undefined) return null;
     const entry = cache.get(url)!;
     if (!isCurrent(entry, now)) return null;
-    const headers = fastHeaders(entry, gzip, type, now);
+    const headers = entry.fastLists.get(entry, gzip, cacheControlOf(entry, now), type);
     if (!gzip) return { route: entry.route, keyed: entry.keyed, headers, body: entry.body };
     entry.bodyGzip ??= zlib.gzipSync(entry.body);
     return { route: entry.route, keyed: entry.keyed, headers, body: entry.bodyGzip };

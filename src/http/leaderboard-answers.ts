@@ -7,6 +7,7 @@
  */
 import { DocumentCache } from './document-cache.ts';
 import type { FastSource } from './fast-path.ts';
+import { KeptHeaderLists } from './kept-header-lists.ts';
 import type { BuildToken, LeaderboardPages, RenderedPage } from './leaderboard-pages.ts';
 
 /**
@@ -34,8 +35,8 @@ interface Remembered extends PageAnswer {
   cacheControl: string;
   cacheControlAfter: number;
   cacheControlUntil: number;
-  /** The fast path's header lists, made for one Cache-Control value and Content-Type. */
-  lists: { cacheControl: string; type: string; identity: string[] | null; gzip: string[] | null };
+  /** The fast path's header lists of this answer. */
+  lists: KeptHeaderLists<Remembered>;
 }
 
 export interface LeaderboardAnswers {
@@ -56,25 +57,17 @@ function cacheControlOf(entry: Remembered, now: number): string {
   return entry.cacheControl;
 }
 
-/** The header list of `entry`'s answers, kept while its Cache-Control stands (FastAnswer). */
-function headersOf(entry: Remembered, gzip: boolean, type: string, now: number): string[] {
-  const cacheControl = cacheControlOf(entry, now);
-  let { lists } = entry;
-  if (lists.cacheControl !== cacheControl || lists.type !== type) {
-    lists = { cacheControl, type, identity: null, gzip: null };
-    entry.lists = lists;
-  }
-  const made = gzip ? lists.gzip : lists.identity;
-  if (made !== null) return made;
+/** The headers of `entry`'s page as the route sends them. */
+function pageHeaderList(
+  entry: Remembered,
+  gzip: boolean,
+  cacheControl: string | null,
+  type: string,
+): string[] {
   const { page } = entry;
-  const list = ['cache-control', cacheControl, 'etag', gzip ? page.etagGzip : page.etag];
+  const list = ['cache-control', cacheControl!, 'etag', gzip ? page.etagGzip : page.etag];
   list.push('vary', 'Accept-Encoding', 'content-type', type);
-  if (gzip) {
-    list.push('content-encoding', 'gzip');
-    lists.gzip = list;
-  } else {
-    lists.identity = list;
-  }
+  if (gzip) list.push('content-encoding', 'gzip');
   return list;
 }
 
@@ -95,7 +88,7 @@ export function leaderboardAnswers(pages: Pick<LeaderboardPages, 'isCurrent'>): 
       return null;
     }
     const { page } = entry;
-    const headers = headersOf(entry, gzip, type, now);
+    const headers = entry.lists.get(entry, gzip, cacheControlOf(entry, now), type);
     return { route: entry.route, keyed: true, headers, body: gzip ? page.bodyGzip : page.body };
   };
 
@@ -106,7 +99,7 @@ export function leaderboardAnswers(pages: Pick<LeaderboardPages, 'isCurrent'>): 
         cacheControl: '',
         cacheControlAfter: 0,
         cacheControlUntil: -1,
-        lists: { cacheControl: '', type: '', identity: null, gzip: null },
+        lists: new KeptHeaderLists(pageHeaderList),
       };
       cache.set(url, entry, 0);
     },
