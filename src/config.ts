@@ -576,9 +576,10 @@ function parseBlobStore(
 export function ingestWorkersOf(
   config: Pick<Config, 'ingestWorkers'>,
   command: 'serve' | 'ingest',
+  cores = os.availableParallelism(),
 ): number {
   if (config.ingestWorkers !== null) return config.ingestWorkers;
-  const others = os.availableParallelism() - 1;
+  const others = cores - 1;
   return command === 'serve' ? Math.max(1, others) : others;
 }
 

@@ -164,15 +164,18 @@ test('MIRROR_SHARDS names the shards a crawl walks: every platform with samples 
 });
 
 test('prepare workers: INGEST_WORKERS for both commands, else one fewer than the cores', () => {
-  const others = os.availableParallelism() - 1;
   const unset = loadConfig({});
-  assert.equal(ingestWorkersOf(unset, 'ingest'), others);
+  assert.equal(ingestWorkersOf(unset, 'ingest'), os.availableParallelism() - 1);
   // serve keeps one even on one core: posted matches are prepared beside serving, not in it.
-  assert.equal(ingestWorkersOf(unset, 'serve'), Math.max(1, others));
-  assert.equal(ingestWorkersOf({ ingestWorkers: null }, 'ingest'), others);
+  assert.equal(ingestWorkersOf(unset, 'ingest', 1), 0);
+  assert.equal(ingestWorkersOf(unset, 'serve', 1), 1);
+  assert.equal(ingestWorkersOf(unset, 'ingest', 4), 3);
+  assert.equal(ingestWorkersOf(unset, 'serve', 4), 3);
   for (const given of ['0', '3']) {
     const config = loadConfig({ INGEST_WORKERS: given });
-    assert.equal(ingestWorkersOf(config, 'ingest'), Number(given));
-    assert.equal(ingestWorkersOf(config, 'serve'), Number(given));
+    for (const cores of [1, 4]) {
+      assert.equal(ingestWorkersOf(config, 'ingest', cores), Number(given));
+      assert.equal(ingestWorkersOf(config, 'serve', cores), Number(given));
+    }
   }
 });

@@ -167,6 +167,44 @@ for (const database of testDatabases) {
       }
     });
 
+    test('Cache-Control counts down on the fast path for documents, pages and files too', async () => {
+      const maxAge = (answer: HttpAnswer): number =>
+        Number(/max-age=(\d+)/.exec(String(answer.headers['cache-control']))?.[1]);
+      const leaderboardUrl = `/shards/pc-eu/leaderboards/${season}/duo`;
+      const asked: { url: string; headers: Record<string, string> }[] = [];
+      for (const url of [telemetryUrl, leaderboardUrl, ...keyedUrls(season)]) {
+        asked.push({ url, headers: { ...t.auth, 'accept-encoding': 'gzip' } });
+        // Telemetry from memory is gzip only.
+        if (url !== telemetryUrl) asked.push({ url, headers: { ...t.auth } });
+      }
+      // Answers that are cached (found documents, built pages) and say how long to keep them.
+      const kept: typeof asked = [];
+      for (const entry of asked) {
+        const answer = await httpGet(s.port, entry.url, entry.headers);
+        if (answer.status === 200 && /max-age=\d+/.test(String(answer.headers['cache-control'])))
+          kept.push(entry);
+      }
+      const get = async ({ url, headers }: (typeof asked)[number]): Promise<HttpAnswer> => {
+        const before = s.viaFastify();
+        const answer = await httpGet(s.port, url, headers);
+        assert.equal(s.viaFastify(), before, `${url} ${JSON.stringify(headers)}: on the fast path`);
+        return answer;
+      };
+      const first: HttpAnswer[] = [];
+      for (const entry of kept) first.push(await get(entry));
+      t.clock.advance(3_000);
+      const counted = new Set<string>();
+      for (const [i, entry] of kept.entries()) {
+        const later = await get(entry);
+        const what = `${entry.url} ${JSON.stringify(entry.headers)}`;
+        assert.equal(maxAge(later), maxAge(first[i]!) - 3, what);
+        counted.add(entry.url);
+      }
+      assert.ok(counted.has(telemetryUrl), 'a telemetry file');
+      assert.ok(counted.has(leaderboardUrl), 'a leaderboard page');
+      assert.ok(counted.size > 2, 'keyed documents');
+    });
+
     test('a leaderboard page is answered by Fastify again once a rebuild is heard', async () => {
       const url = '/shards/pc-b/leaderboards/duo';
       const idOf = async (): Promise<string> => {
