@@ -9,7 +9,6 @@ import { pino, type Logger } from 'pino';
 
 /** Where lines are written, and how to hand over what is gathered now (on close and at exit). */
 export interface LineBatch {
-  write(line: string): void;
   /**
    * A line written as bytes: the buffer to write it into from `offset()`, with room for
    * `bytes` more, then `commit(end)` once written. Nothing else may be written in between.
@@ -29,12 +28,6 @@ interface Destination {
   flush?(): void;
   flushSync?(): void;
 }
-
-/**
- * The UTF-8 bytes a line may take at most, per UTF-16 unit of its text: room is made for that
- * much before a line is written, so that no line is ever cut.
- */
-const MAX_BYTES_PER_UNIT = 3;
 
 /**
  * A batch writer to where `log` writes, or null when it writes to no stream. Lines are handed
@@ -94,10 +87,6 @@ export function lineBatch(log: Logger, batchBytes: number, flushMs: number): Lin
   };
   process.on('exit', atExit);
   return {
-    write(line) {
-      const buffer = reserve(line.length * MAX_BYTES_PER_UNIT);
-      commit(used + buffer.write(line, used));
-    },
     reserve,
     offset: () => used,
     commit,
