@@ -3,8 +3,6 @@
  * and its mastery rows. Pure of any database, so a worker thread can do it for the next matches
  * while the main thread writes the current one (prepare-pool.ts).
  */
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
 import type { Config } from '../config.ts';
 import { canonicalMatchDocumentVariant, documentEtag } from '../presenters/match-document.ts';
 import { RECORDED_DOCUMENT } from '../store/match-documents.ts';
@@ -23,8 +21,7 @@ import {
 } from './telemetry-file.ts';
 import { inlineTelemetryText } from './telemetry-text.ts';
 import type { ValidMatch } from './validate-match.ts';
-
-const gzip = promisify(zlib.gzip);
+import { gzipHere } from './thread-gzip.ts';
 
 /** What comes with a match besides its parsed input. */
 export interface MatchTelemetryOptions {
@@ -90,7 +87,7 @@ async function recordedRow(
     match_id: matchId,
     variant: RECORDED_DOCUMENT,
     etag: documentEtag(recorded),
-    body_gzip: await gzip(recorded),
+    body_gzip: await gzipHere(recorded),
     created_at: createdAt,
   };
 }

@@ -4,8 +4,6 @@
  * alias). A match that entered as a recorded document is rendered from its recorded bytes (links
  * rewritten only), any other from its rows.
  */
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
 import {
   documentEtag,
   matchDocumentVariantKey,
@@ -27,8 +25,7 @@ import {
 import type { MatchDocumentsTable } from '../store/schema.ts';
 import type { Store } from '../store/store.ts';
 import { writeWithoutBlocking } from '../store/sqlite/lock-wait.ts';
-
-const gzip = promisify(zlib.gzip);
+import { gzipHere } from './thread-gzip.ts';
 
 /**
  * The row of one variant of a match's document: the gzip of its UTF-8 bytes and their ETag,
@@ -49,7 +46,7 @@ export async function renderDocumentRow(
     match_id: match.id,
     variant: documentRowVariant(matchDocumentVariantKey(variant), match.hasTelemetry),
     etag: documentEtag(body),
-    body_gzip: await gzip(body),
+    body_gzip: await gzipHere(body),
     created_at: match.createdAt,
   };
 }

@@ -8,8 +8,8 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { IngestError, IngestTooLargeError } from './ingest-error.ts';
+import { gzipHere } from './thread-gzip.ts';
 
-const gzipChunked = promisify(zlib.gzip);
 const gunzip = promisify(zlib.gunzip);
 
 /** Output chunk of a telemetry gzip: a quarter of the input, within these bounds (bytes). */
@@ -26,7 +26,7 @@ const MAX_CHUNK = 4 * 1024 * 1024;
  */
 export async function gzip(plain: Buffer): Promise<Buffer> {
   const chunkSize = Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, Math.ceil(plain.length / 4)));
-  const packed = await gzipChunked(plain, { chunkSize });
+  const packed = await gzipHere(plain, { chunkSize });
   if (packed.byteLength === packed.buffer.byteLength) return packed;
   // Not Buffer.from, which puts small copies in the slab small Buffers share.
   const owned = Buffer.allocUnsafeSlow(packed.byteLength);
