@@ -102,7 +102,59 @@ export async function measureIngest(
       dir: fresh(`matches-${profile}`),
     });
     const inputBytes = set.inputs.reduce((sum, b) => sum + b.length, 0) / set.inputs.length;
-    const floor = measureFloor(set);
+    // The floor is measured before each path and after the last, and the cheapest pass counts:
+    // measured once, a slow moment of a shared machine at that one time would lower every
+    // path's bar; spread over the profile's minutes, the least the work costs shows through.
+    const floorPasses = [measureFloor(set)];
+    const measured: Array<[IngestRow['path'], PathCost, number | null]> = [];
+    const add = (name: IngestRow['path'], cost: PathCost, goal: number | null): void => {
+      measured.push([name, cost, goal]);
+    };
+    // Full-size passes take seconds each: one pass at each later point is enough there.
+    const floorAgain = (): void => {
+      floorPasses.push(measureFloor(set, profile === 'full' ? 1 : 3));
+    };
+    if (set.warmFiles.length < set.inputs.length) {
+      notes.push(
+        `ingest (${profile}): only ${set.warmFiles.length} warm-up matches for ${set.inputs.length} measured`,
+      );
+    }
+    options.log('  library path…');
+    // Full-size matches take ten times as long: one warm pass or run each, whose length already
+    // evens out more of the machine's noise, keeps the bench's run within its minutes.
+    const repeats = profile === 'full' ? 1 : 2;
+    const library = await ingestWithLibrary(set, fresh('library'), 1 + repeats);
+    add('library first pass', library.first, null);
+    add('library', library.warm, INGEST_GOAL);
+    floorAgain();
+    options.log('  CLI path…');
+    const cli = await ingestWithCli(children, set, {
+      workDir: root,
+      cpus: options.serverCpus,
+      everyCpu: options.everyCpu,
+      start: startWithWorkers!,
+      cpuProfDir: options.cpuProfDir,
+      warmRuns: repeats,
+    });
+    add('CLI first pass', cli.first, null);
+    add('CLI', cli.warm, INGEST_GOAL);
+    if (cli.unpinned) add('CLI unpinned', cli.unpinned, INGEST_GOAL);
+    floorAgain();
+    options.log('  HTTP path…');
+    const viaHttp = await ingestWithHttp(children, set, {
+      workDir: root,
+      cpus: options.serverCpus,
+      cpuProfDir: options.cpuProfDir,
+    });
+    if (viaHttp === null) {
+      if (profile === 'default')
+        notes.push('ingest: HTTP path skipped, no POST /ingest/matches on this build');
+    } else {
+      add('HTTP first pass', viaHttp.first, null);
+      add('HTTP', viaHttp.warm, INGEST_GOAL);
+    }
+    floorAgain();
+    const floor = floorPasses.reduce((a, b) => (b.cpuMicros < a.cpuMicros ? b : a));
     floors.set(profile, floor.perCpuSecond);
     const row = (name: IngestRow['path'], cost: PathCost, goal: number | null): IngestRow => {
       const rate = perCpuSecond(cost.matches, cost.cpuMicros);
@@ -120,43 +172,7 @@ export async function measureIngest(
       };
     };
     rows.push(row('floor', { matches: set.inputs.length, ...floor, failures: 0 }, null));
-    if (set.warmFiles.length < set.inputs.length) {
-      notes.push(
-        `ingest (${profile}): only ${set.warmFiles.length} warm-up matches for ${set.inputs.length} measured`,
-      );
-    }
-    options.log('  library path…');
-    // Full-size matches take ten times as long: one warm pass or run each, whose length already
-    // evens out more of the machine's noise, keeps the bench's run within its minutes.
-    const repeats = profile === 'full' ? 1 : 2;
-    const library = await ingestWithLibrary(set, fresh('library'), 1 + repeats);
-    rows.push(row('library first pass', library.first, null));
-    rows.push(row('library', library.warm, INGEST_GOAL));
-    options.log('  CLI path…');
-    const cli = await ingestWithCli(children, set, {
-      workDir: root,
-      cpus: options.serverCpus,
-      everyCpu: options.everyCpu,
-      start: startWithWorkers!,
-      cpuProfDir: options.cpuProfDir,
-      warmRuns: repeats,
-    });
-    rows.push(row('CLI first pass', cli.first, null));
-    rows.push(row('CLI', cli.warm, INGEST_GOAL));
-    if (cli.unpinned) rows.push(row('CLI unpinned', cli.unpinned, INGEST_GOAL));
-    options.log('  HTTP path…');
-    const viaHttp = await ingestWithHttp(children, set, {
-      workDir: root,
-      cpus: options.serverCpus,
-      cpuProfDir: options.cpuProfDir,
-    });
-    if (viaHttp === null) {
-      if (profile === 'default')
-        notes.push('ingest: HTTP path skipped, no POST /ingest/matches on this build');
-    } else {
-      rows.push(row('HTTP first pass', viaHttp.first, null));
-      rows.push(row('HTTP', viaHttp.warm, INGEST_GOAL));
-    }
+    for (const [name, cost, goal] of measured) rows.push(row(name, cost, goal));
     fs.rmSync(path.dirname(set.dir), { recursive: true, force: true });
   }
   const [defaultFloor, fullFloor] = [floors.get('default'), floors.get('full')];

@@ -40,7 +40,7 @@ export function ingestTable(report: IngestReport): string {
   const start = starts.length === 0 ? '' : ` A CLI process's start: ${starts.join('; ')}.`;
   return (
     `${table}\n\n` +
-    'Floor: JSON.parse of each input and one gzip of its telemetry, the cheapest of three passes. ' +
+    'Floor: JSON.parse of each input and one gzip of its telemetry, the cheapest pass of those made before each path and after the last (three each time, one on full-size telemetry after the first). ' +
     'Each path is shown warm — held to the goal, the cost per match of a process that has been ingesting for a while — and on its first pass, which also pays V8 compiling the ingest code. ' +
     'Library: in this process, the matches into a fresh store, and the cheaper of two passes (one on full-size telemetry) that each ingest as many other matches of the same demo first, unmeasured (each pass into a fresh store). ' +
     'HTTP: the same matches posted to a freshly started server, and to another one after it ingested as many other matches of the same demo. ' +
