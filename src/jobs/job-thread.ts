@@ -19,15 +19,8 @@ const [{ openThreadStores }, { findJob }] = await Promise.all([
   import('../thread-stores.ts'),
   import('./index.ts'),
 ]);
-/**
- * SQLite's page cache of the thread's connection, KiB. Jobs read ranges once or a few times in a
- * row, which a few MiB hold; what they read beyond stays in the kernel's cache of the file. At
- * a million players a leaderboard rebuild took as long with 8 MiB as with the serving thread's
- * 64 MiB (3.7–4.4 s either way), and the process then held 270–295 MB instead of 340–355 MB:
- * a thread keeps its full cache, unused, until the next job.
- */
-const JOB_CACHE_KIB = 8_192;
-const opened = openThreadStores(config, { cacheKiB: JOB_CACHE_KIB });
+// Its connection keeps a small page cache (THREAD_CACHE_KIB, src/thread-stores.ts).
+const opened = openThreadStores(config);
 
 // The thread starts with the service, before any run: a store that cannot be opened is reported
 // by the runs that need it (each awaits `opened`), not as an unhandled rejection ending the thread.

@@ -7,26 +7,29 @@ import { sql } from 'kysely';
 import { loadConfig } from '../../src/config.ts';
 import { DEFAULT_CACHE_KIB } from '../../src/store/sqlite/dialect.ts';
 import { openStore, type Store } from '../../src/store/store.ts';
-import { openThreadStores } from '../../src/thread-stores.ts';
+import { THREAD_CACHE_KIB, openThreadStores } from '../../src/thread-stores.ts';
 
 const cacheSize = async (store: Store): Promise<number> => {
   const { rows } = await sql<{ cache_size: number }>`pragma cache_size`.execute(store.db);
   return rows[0]!.cache_size;
 };
 
-test('a SQLite connection caches as many KiB of pages as it is opened with', async () => {
+test("a SQLite connection caches as many KiB of pages as it is opened with, a worker thread's a few MiB", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-cache-'));
   const url = `sqlite:${path.join(dir, 'gamedata.sqlite')}`;
   const serving = await openStore(url);
-  // A worker thread's stores, as the job thread opens them with a smaller cache.
-  const thread = await openThreadStores(loadConfig({ DATA_DIR: dir, DATABASE_URL: url }), {
-    cacheKiB: 8_192,
-  });
+  const config = loadConfig({ DATA_DIR: dir, DATABASE_URL: url });
+  // A worker thread's stores, as the job thread and serve's ingest workers open them.
+  const thread = await openThreadStores(config);
+  const sized = await openThreadStores(config, { cacheKiB: 2_048 });
   try {
     // Negative: a size in KiB rather than in pages.
     assert.equal(await cacheSize(serving), -DEFAULT_CACHE_KIB);
-    assert.equal(await cacheSize(thread.store), -8_192);
+    assert.equal(await cacheSize(thread.store), -THREAD_CACHE_KIB);
+    assert.ok(THREAD_CACHE_KIB <= DEFAULT_CACHE_KIB / 8, 'a worker thread keeps a small cache');
+    assert.equal(await cacheSize(sized.store), -2_048);
   } finally {
+    await sized.store.close();
     await thread.store.close();
     await serving.close();
     fs.rmSync(dir, { recursive: true, force: true });
