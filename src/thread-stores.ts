@@ -28,12 +28,12 @@ export interface ThreadStores {
 export const THREAD_CACHE_KIB = 8_192;
 
 /**
- * Opens the blob store, then the database; `schema` is a PostgreSQL schema (tests), `cacheKiB`
- * SQLite's page cache of the connection (default THREAD_CACHE_KIB).
+ * Opens the blob store, then the database (SQLite's page cache THREAD_CACHE_KIB); `schema` is a
+ * PostgreSQL schema (tests).
  */
 export async function openThreadStores(
   config: Readonly<Config>,
-  options: { schema?: string | undefined; cacheKiB?: number } = {},
+  options: { schema?: string | undefined } = {},
 ): Promise<ThreadStores> {
   // The blob store first, as the service opens them: a missing bucket is told before the database.
   const blobs = await openBlobStore(config);
@@ -41,7 +41,7 @@ export async function openThreadStores(
     connectTimeoutMs: config.databaseConnectTimeoutMs,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
     ...(options.schema ? { schema: options.schema } : {}),
-    cacheKiB: options.cacheKiB ?? THREAD_CACHE_KIB,
+    cacheKiB: THREAD_CACHE_KIB,
   });
   return { blobs, store };
 }

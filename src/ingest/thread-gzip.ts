@@ -12,11 +12,6 @@ import zlib from 'node:zlib';
 const gzipOnPool = promisify(zlib.gzip);
 
 /** zlib.gzip of `bytes` (the same bytes whichever thread makes them). */
-export function gzipHere(bytes: Buffer, options: zlib.ZlibOptions = {}): Promise<Buffer> {
-  if (isMainThread) return gzipOnPool(bytes, options);
-  try {
-    return Promise.resolve(zlib.gzipSync(bytes, options));
-  } catch (error) {
-    return Promise.reject(error as Error);
-  }
+export async function gzipHere(bytes: Buffer, options: zlib.ZlibOptions = {}): Promise<Buffer> {
+  return isMainThread ? gzipOnPool(bytes, options) : zlib.gzipSync(bytes, options);
 }
