@@ -150,7 +150,12 @@ export async function measureJobsUnderLoad(
   });
   // Posted last: the matches it adds are no part of what the other rows measure.
   const posted = options.jobs.includes('ingest')
-    ? await postingTrigger(service.origin, dir, options.workDir, options.seed + 1)
+    ? await postingTrigger(children, service.origin, {
+        dataDir: dir,
+        workDir: options.workDir,
+        seed: options.seed + 1,
+        cpus: options.pinning.load,
+      })
     : null;
   await runAll(service, 'another process', cliTrigger(children, dir, cpus), 3, posted);
   return rows;

@@ -5,12 +5,15 @@
  * between the requests it answers), so the probe is held to the jobs' goal.
  */
 import path from 'node:path';
+import readline from 'node:readline';
 import { loadConfig } from '../src/config.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { createApiKey } from '../src/store/api-keys.ts';
 import { BENCH_KEY_RATE_PER_MINUTE, dataDirEnv } from './bench-data.ts';
 import { writeMatchSet } from './ingest-matches.ts';
 import type { JobTrigger } from './job-triggers.ts';
+import type { ChildRegistry } from './children.ts';
+import { ROOT } from './project-root.ts';
 
 /**
  * Matches made for the row: about what two posters get through in the default window (3 s) at
@@ -27,19 +30,20 @@ const MATCHES_PER_RUN = 4;
  * A trigger posting the next MATCHES_PER_RUN of POSTED_MATCHES new demo matches (default
  * telemetry inline; a seed of their own, so none is stored yet) to `origin`, POSTERS at a
  * time, with an ingest key made for it in `dataDir`. Once all are posted, a run only waits.
+ * The posting is done by a process of its own (match-poster.ts) on the load's CPUs, started
+ * here, before any window is measured.
  */
 export async function postingTrigger(
+  children: ChildRegistry,
   origin: string,
-  dataDir: string,
-  workDir: string,
-  seed: number,
+  options: { dataDir: string; workDir: string; seed: number; cpus: string | null },
 ): Promise<JobTrigger> {
   const set = writeMatchSet('default', {
-    seed,
+    seed: options.seed,
     count: POSTED_MATCHES,
-    dir: path.join(workDir, 'posted-matches'),
+    dir: path.join(options.workDir, 'posted-matches'),
   });
-  const runtime = await openRuntime(loadConfig(dataDirEnv(dataDir)));
+  const runtime = await openRuntime(loadConfig(dataDirEnv(options.dataDir)));
   let key: string;
   try {
     ({ key } = await createApiKey(runtime.store.db, {
@@ -51,35 +55,49 @@ export async function postingTrigger(
   } finally {
     await runtime.close();
   }
-  const queue = [...set.inputs];
-  const post = async (body: Buffer): Promise<number> => {
-    const response = await fetch(`${origin}/ingest/matches`, {
-      method: 'POST',
-      body,
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+  const poster = children.spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(ROOT, 'bench/match-poster.ts'),
+      origin,
+      key,
+      set.dir,
+      `${POSTERS}`,
+    ],
+    { cwd: ROOT, cpus: options.cpus, stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const lines = readline.createInterface({ input: poster.stdout! });
+  const nextLine = (prefix: string): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const onLine = (line: string): void => {
+        if (!line.startsWith(prefix)) return;
+        lines.off('line', onLine);
+        poster.off('exit', onExit);
+        resolve(line.slice(prefix.length));
+      };
+      const onExit = (): void => reject(new Error('the match poster ended'));
+      lines.on('line', onLine);
+      poster.once('exit', onExit);
     });
-    await response.arrayBuffer();
-    return response.status;
-  };
+  await nextLine('READY');
+  let left = set.inputs.length;
   return async () => {
     const started = performance.now();
-    const batch = queue.splice(0, MATCHES_PER_RUN);
-    if (batch.length === 0) {
+    const count = Math.min(MATCHES_PER_RUN, left);
+    left -= count;
+    if (count === 0) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       return { seconds: 0.1, outcome: 'every match posted' };
     }
-    const statuses: number[] = [];
-    await Promise.all(
-      Array.from({ length: POSTERS }, async () => {
-        for (let body = batch.shift(); body !== undefined; body = batch.shift()) {
-          statuses.push(await post(body));
-        }
-      }),
-    );
+    const answered = nextLine('POSTED ');
+    poster.stdin!.write(`post ${count}\n`);
+    const { statuses } = JSON.parse(await answered) as { statuses: number[] };
     const created = statuses.filter((status) => status === 201).length;
     return {
       seconds: (performance.now() - started) / 1000,
-      outcome: `${created} of ${statuses.length} matches created (${statuses.join(', ')})`,
+      outcome: `${created} of ${count} matches created (${statuses.join(', ')})`,
     };
   };
 }
