@@ -43,7 +43,7 @@ const config = loadConfig(process.env);
 const runtime = await openRuntime(config);
 // As `serve` does: SQLite's log is copied into the database by a thread of its own, not by
 // whichever commit of this thread (a job's lease, a probe's key use) finds it long.
-const stopCheckpoints = runtime.store.checkpointInBackground?.() ?? null;
+const stopCheckpoints = runtime.store.checkpointInBackground?.({ nice: config.ingestNice }) ?? null;
 const logger = pino({ level: config.logLevel, redact: ['req.headers.authorization'] });
 /** How far the server's clock runs ahead of the system's, in ms. */
 let clockAhead = 0;

@@ -96,8 +96,9 @@ export async function serve(
   let runner = inProcessRunner;
   let changes: ChangeFeed | null = null;
   // SQLite's log is copied into the database file by a thread of its own, not by a commit of
-  // the serving thread.
-  const stopCheckpoints = runtime.store.checkpointInBackground?.() ?? null;
+  // the serving thread, lowered like the ingest workers whose writes it mostly copies.
+  const stopCheckpoints =
+    runtime.store.checkpointInBackground?.({ nice: config.ingestNice }) ?? null;
   // Its threads start with the service, while nothing is served yet (see PreparePool.start),
   // and load their ingest code at the first match posted. They store the matches too, on
   // connections of their own (not to a database in memory, which only this connection sees).

@@ -13,6 +13,8 @@ import { threadRunner } from '../../src/jobs/job-thread-runner.ts';
 import { jobNiceOf } from '../../src/jobs/job-priority.ts';
 import { runCliIn } from '../helpers/cli.ts';
 import { openPreparePool } from '../../src/ingest/prepare-pool.ts';
+import { openStore } from '../../src/store/store.ts';
+import { sql } from 'kysely';
 
 /** Niceness of every thread of this process, by thread id (Linux). */
 function threadNiceness(): Map<number, number> {
@@ -246,6 +248,44 @@ test("JOB_NICE read before the config gives the config's niceness, or none", () 
   assert.equal(jobNiceOf(undefined), 19);
   assert.equal(jobNiceOf('20'), null);
 });
+
+test(
+  "SQLite's checkpoint thread runs at the niceness it is given, copies the log, and leaves the serving thread's priority alone",
+  { skip, timeout: 60_000 },
+  async () => {
+    await withStore(async (dataDir) => {
+      const file = path.join(dataDir, 'gamedata.sqlite');
+      const store = await openStore(`sqlite:${file}`);
+      const mainBefore = os.getPriority();
+      const before = threadNiceness();
+      const stop = store.checkpointInBackground!({ nice: 13 });
+      try {
+        while (loweredSince(before, 13).length === 0) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        assert.ok(
+          loweredSince(before, 13).every((tid) => !before.has(tid)),
+          'only the checkpoint thread (and under tsx its loader thread) is lowered',
+        );
+        assert.equal(os.getPriority(), mainBefore, 'the serving thread is untouched');
+        // Lowered, it still does its work: what a commit leaves in the log reaches the file.
+        await sql`create table filler (b blob)`.execute(store.db);
+        const fileBefore = fs.statSync(file).size;
+        await sql`insert into filler (b) values (${Buffer.alloc(1024 * 1024, 1)})`.execute(
+          store.db,
+        );
+        const deadline = Date.now() + 10_000;
+        while (fs.statSync(file).size < fileBefore + 1024 * 1024 && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+        assert.ok(fs.statSync(file).size >= fileBefore + 1024 * 1024, 'the log reached the file');
+      } finally {
+        await stop();
+        await store.close();
+      }
+    });
+  },
+);
 
 test(
   'lowering the process lowers every thread it has and the processes it started, and threads started later inherit it',

@@ -6,8 +6,11 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
+import { lowerThreadPriority } from '../../jobs/job-priority.ts';
 
-const { file, intervalMs } = workerData as { file: string; intervalMs: number };
+const { file, intervalMs, nice } = workerData as { file: string; intervalMs: number; nice: number };
+// Under tsx its bootstrap lowered the thread already; built, its first line does.
+lowerThreadPriority(nice);
 const database = new BetterSqlite3(file, { fileMustExist: true });
 database.pragma('busy_timeout = 0');
 

@@ -5,21 +5,45 @@
  * posted, every 30–40 matches of a hundred players. A thread of its own checkpoints every
  * CHECKPOINT_INTERVAL_MS instead, so a commit that still reaches the limit finds the log copied
  * but for what the last interval wrote (and resets it at little cost).
+ *
+ * The thread runs lowered (`nice`, INGEST_NICE in `serve`): what it copies is what ingest and
+ * the jobs wrote, and at the process's own priority it took 15–20 ms of CPU a posted match
+ * beside serving (4 matches posted to a server on one core under load, its threads sampled by
+ * `perf`: 63 and 83 ms in two runs).
+ * Starved by a saturated core, it only falls behind: the log then grows to
+ * `wal_autocheckpoint` pages, and the writer whose commit takes it there — an ingest worker or
+ * the job thread, lowered too — copies it (the serving thread's connection never does,
+ * dialect.ts).
  */
 import type { Worker } from 'node:worker_threads';
-import { startModuleWorker } from '../../module-worker.ts';
+import { lowerThreadFirst, startModuleWorker } from '../../module-worker.ts';
 
 /** How often the thread checkpoints, ms: a checkpoint with nothing to copy costs microseconds. */
 export const CHECKPOINT_INTERVAL_MS = 100;
 
-/** Starts checkpointing `file` from a thread of its own; resolves the stop once it has ended. */
+/** How the checkpoint thread runs: its interval (ms) and niceness (0–19; 0: as its creator). */
+export interface CheckpointOptions {
+  intervalMs?: number;
+  nice?: number;
+}
+
+/** Lowers the checkpoint thread to its niceness before tsx compiles its module. */
+const LOWER_BEFORE_TSX = lowerThreadFirst("require('node:worker_threads').workerData.nice");
+
+/**
+ * Starts checkpointing `file` from a thread of its own, at niceness `nice`; resolves the stop
+ * once it has ended.
+ */
 export function checkpointInBackground(
   file: string,
-  intervalMs = CHECKPOINT_INTERVAL_MS,
+  { intervalMs = CHECKPOINT_INTERVAL_MS, nice = 0 }: CheckpointOptions = {},
 ): () => Promise<void> {
-  const worker: Worker = startModuleWorker(import.meta.url, 'checkpoint-worker', {
-    workerData: { file, intervalMs },
-  });
+  const worker: Worker = startModuleWorker(
+    import.meta.url,
+    'checkpoint-worker',
+    { workerData: { file, intervalMs, nice } },
+    LOWER_BEFORE_TSX,
+  );
   // Never what keeps the process alive.
   worker.unref();
   const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));

@@ -18,7 +18,7 @@ import {
 } from 'kysely';
 import type { DialectAdapter } from '../dialect-adapter.ts';
 import { BUSY_TIMEOUT_MS } from './lock-wait.ts';
-import { checkpointInBackground } from './checkpoints.ts';
+import { checkpointInBackground, type CheckpointOptions } from './checkpoints.ts';
 import { turnForQuery } from './query-turns.ts';
 
 /** Prepared statements kept per connection: every query shape the service runs fits many times over. */
@@ -61,7 +61,7 @@ export function sqliteAdapter(file: string, cacheKiB: number = DEFAULT_CACHE_KIB
     bytewise: (value: Expression<string>): RawBuilder<string> => sql<string>`${value}`,
     ...(file === ':memory:'
       ? {}
-      : { checkpointInBackground: () => checkpointAside(database, file) }),
+      : { checkpointInBackground: (options) => checkpointAside(database, file, options) }),
   };
 }
 
@@ -72,9 +72,13 @@ export function sqliteAdapter(file: string, cacheKiB: number = DEFAULT_CACHE_KIB
  * small commit here — a job's lease, say — would otherwise copy all of it, in the serving thread.
  * Those connections keep checkpointing their own commits, in their own threads.
  */
-function checkpointAside(database: BetterSqlite3.Database, file: string): () => Promise<void> {
+function checkpointAside(
+  database: BetterSqlite3.Database,
+  file: string,
+  options: CheckpointOptions = {},
+): () => Promise<void> {
   database.pragma('wal_autocheckpoint = 0');
-  const stop = checkpointInBackground(file);
+  const stop = checkpointInBackground(file, options);
   return async () => {
     await stop();
     if (database.open) database.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
