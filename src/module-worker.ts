@@ -44,3 +44,8 @@ export function lowerThreadFirst(expression: string): string {
   } catch {}
 }`;
 }
+
+/** lowerThreadFirst for a thread whose `workerData.nice` holds its niceness. */
+export const LOWER_TO_WORKER_DATA_NICE = lowerThreadFirst(
+  "require('node:worker_threads').workerData.nice",
+);

@@ -7,7 +7,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import type { Config } from '../config.ts';
-import { lowerThreadFirst, startModuleWorker } from '../module-worker.ts';
+import { LOWER_TO_WORKER_DATA_NICE, startModuleWorker } from '../module-worker.ts';
 import { matchInputCheckCode } from './match-input-check.ts';
 import {
   bufferOf,
@@ -49,13 +49,15 @@ interface Slot {
   pending: Map<number, { resolve: (o: PrepareOutcome) => void; reject: (e: Error) => void }>;
 }
 
-/** Lowers a prepare worker to its niceness before tsx compiles its modules. */
-const LOWER_BEFORE_TSX = lowerThreadFirst("require('node:worker_threads').workerData.nice");
-
 /** A worker running prepare-worker with `config`, at niceness `nice` (Linux; 0: as its creator). */
 function startWorker(config: PrepareConfig, nice: number, target: StoreTarget | null): Worker {
   const workerData = { config, checkCode: matchInputCheckCode(), nice, target };
-  return startModuleWorker(import.meta.url, 'prepare-worker', { workerData }, LOWER_BEFORE_TSX);
+  return startModuleWorker(
+    import.meta.url,
+    'prepare-worker',
+    { workerData },
+    LOWER_TO_WORKER_DATA_NICE,
+  );
 }
 
 /**

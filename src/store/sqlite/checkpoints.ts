@@ -16,7 +16,7 @@
  * dialect.ts).
  */
 import type { Worker } from 'node:worker_threads';
-import { lowerThreadFirst, startModuleWorker } from '../../module-worker.ts';
+import { LOWER_TO_WORKER_DATA_NICE, startModuleWorker } from '../../module-worker.ts';
 
 /** How often the thread checkpoints, ms: a checkpoint with nothing to copy costs microseconds. */
 export const CHECKPOINT_INTERVAL_MS = 100;
@@ -26,9 +26,6 @@ export interface CheckpointOptions {
   intervalMs?: number;
   nice?: number;
 }
-
-/** Lowers the checkpoint thread to its niceness before tsx compiles its module. */
-const LOWER_BEFORE_TSX = lowerThreadFirst("require('node:worker_threads').workerData.nice");
 
 /**
  * Starts checkpointing `file` from a thread of its own, at niceness `nice`; resolves the stop
@@ -42,7 +39,7 @@ export function checkpointInBackground(
     import.meta.url,
     'checkpoint-worker',
     { workerData: { file, intervalMs, nice } },
-    LOWER_BEFORE_TSX,
+    LOWER_TO_WORKER_DATA_NICE,
   );
   // Never what keeps the process alive.
   worker.unref();
