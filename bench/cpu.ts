@@ -50,15 +50,49 @@ export function readProcessCpu(pid: number | 'self'): ProcessCpu | null {
   }
 }
 
+/** The processes `pid` started that still run (or are not reaped yet); empty without procfs. */
+export function childProcessesOf(pid: number | 'self'): number[] {
+  let tasks: string[];
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  return tasks.flatMap((task) => {
+    try {
+      const listed = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+      return listed === '' ? [] : listed.split(' ').map(Number);
+    } catch {
+      return []; // the thread ended meanwhile
+    }
+  });
+}
+
 /**
- * Measures the CPU a process uses between `start()` and the returned function's call, in µs
- * (null without procfs). For this process, prefer `process.cpuUsage()` (finer grained).
+ * The CPU time of a process and everything it started, in µs: its own threads, its children
+ * that ended (waited for), and those still running, counted the same way. A service whose
+ * workers are processes of their own (`serve`'s ingest workers) is measured whole. Null when
+ * procfs is missing or the process is gone.
+ */
+export function readTreeCpu(pid: number): number | null {
+  const cpu = readProcessCpu(pid);
+  if (cpu === null) return null;
+  let micros = cpu.selfMicros + cpu.childrenMicros;
+  for (const child of childProcessesOf(pid)) micros += readTreeCpu(child) ?? 0;
+  return micros;
+}
+
+/**
+ * Measures the CPU a process and the processes it started use between `start()` and the
+ * returned function's call, in µs (null without procfs). A child that ends meanwhile counts
+ * once its parent has waited for it. For this process, prefer `process.cpuUsage()` (finer
+ * grained).
  */
 export function startCpuMeter(pid: number): () => number | null {
-  const before = readProcessCpu(pid);
+  const before = readTreeCpu(pid);
   return () => {
-    const after = readProcessCpu(pid);
-    return before === null || after === null ? null : after.selfMicros - before.selfMicros;
+    const after = readTreeCpu(pid);
+    return before === null || after === null ? null : after - before;
   };
 }
 

@@ -99,17 +99,21 @@ export async function serve(
   // the serving thread, lowered like the ingest workers whose writes it mostly copies.
   const stopCheckpoints =
     runtime.store.checkpointInBackground?.({ nice: config.ingestNice }) ?? null;
-  // Its threads start with the service, while nothing is served yet (see PreparePool.start),
+  // Its workers start with the service, while nothing is served yet (see PreparePool.start),
   // and load their ingest code at the first match posted. They store the matches too, on
-  // connections of their own (not to a database in memory, which only this connection sees).
+  // connections of their own, from processes of their own lowered whole (prepare-process.ts);
+  // a database in memory, which only this connection sees, leaves the storing here and the
+  // workers threads.
   const ingestWorkers = ingestWorkersOf(config, 'serve');
+  const inMemory = config.databaseUrl.includes(':memory:');
   const ingestPool: PreparePool | null =
     ingestWorkers > 0
       ? openPreparePool(
           ingestWorkers,
           config,
           config.ingestNice,
-          config.databaseUrl.includes(':memory:') ? null : { config },
+          inMemory ? null : { config },
+          inMemory ? 'thread' : 'process',
         )
       : null;
   ingestPool?.start();

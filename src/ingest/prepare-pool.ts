@@ -1,9 +1,10 @@
 /**
- * Worker threads that prepare matches (parse, validate, gzip telemetry, render, tally mastery)
- * while the main thread writes: with several matches to ingest, the next ones are prepared on
- * the other cores as the current one commits — SQLite has one writer. Each task goes to the
- * least busy worker. `serve`'s pool stores the matches as well, from its workers' own store
- * connections, so that the serving thread only receives the bytes and answers.
+ * Workers that prepare matches (parse, validate, gzip telemetry, render, tally mastery) while
+ * the main thread writes: with several matches to ingest, the next ones are prepared on the
+ * other cores as the current one commits — SQLite has one writer. Each task goes to the least
+ * busy worker. `serve`'s pool stores the matches as well, from its workers' own store
+ * connections, so that the serving thread only receives the bytes and answers; its workers are
+ * processes of their own (prepare-process.ts), `gamedata ingest`'s are threads.
  */
 import type { Worker } from 'node:worker_threads';
 import type { Config } from '../config.ts';
@@ -16,6 +17,8 @@ import {
   type PrepareOutcome,
   type PrepareTask,
 } from './prepare-match.ts';
+import { startPrepareProcess } from './prepare-process.ts';
+import type { WorkerSetup } from './prepare-tasks.ts';
 
 /**
  * Where a pool's workers store what they prepare: the store and blob store `config` names
@@ -30,34 +33,31 @@ export interface StoreTarget {
 export interface PreparePool {
   readonly size: number;
   /**
-   * Prepares a match in a worker. `handOver`: the task's bytes move to the worker instead of
-   * being copied, leaving the caller's Buffers empty — for a caller that is done with them.
+   * Prepares a match in a worker. `handOver`: the caller is done with the task's bytes, which a
+   * thread pool then moves to the worker instead of copying them, leaving the caller's Buffers
+   * empty. A process pool's are copied by the kernel either way, once it takes them from the
+   * socket's queue: until the outcome, they must not change.
    */
   prepare(task: PrepareTask, handOver?: boolean): Promise<PrepareOutcome>;
   /**
-   * Starts the threads now rather than at the first task: a thread's bootstrap runs at its
-   * creator's priority until its first line lowers it, some 30 ms of CPU each that would
-   * otherwise be taken from serving as the first match is posted. Idle, a thread costs a few
-   * MB: its ingest code is loaded at its first match.
+   * Starts the workers now rather than at the first task: a worker's bootstrap runs at its
+   * creator's priority until its first line lowers it, some 30 ms of CPU each for a thread
+   * (more for a process) that would otherwise be taken from serving as the first match is
+   * posted. Idle, a worker costs a few MB (a process, a Node process's own): its ingest code is
+   * loaded at its first match.
    */
   start(): void;
   close(): Promise<void>;
 }
 
-interface Slot {
-  worker: Worker;
-  pending: Map<number, { resolve: (o: PrepareOutcome) => void; reject: (e: Error) => void }>;
-}
+/** Where a pool's workers run: threads of this process, or processes of their own. */
+export type WorkerKind = 'thread' | 'process';
 
-/** A worker running prepare-worker with `config`, at niceness `nice` (Linux; 0: as its creator). */
-function startWorker(config: PrepareConfig, nice: number, target: StoreTarget | null): Worker {
-  const workerData = { config, checkCode: matchInputCheckCode(), nice, target };
-  return startModuleWorker(
-    import.meta.url,
-    'prepare-worker',
-    { workerData },
-    LOWER_TO_WORKER_DATA_NICE,
-  );
+/** A worker with the tasks sent to it and not answered yet. */
+interface Slot {
+  send(id: number, task: PrepareTask, handOver: boolean): void;
+  stop(): Promise<void>;
+  pending: Map<number, { resolve: (o: PrepareOutcome) => void; reject: (e: Error) => void }>;
 }
 
 /**
@@ -68,35 +68,40 @@ function startWorker(config: PrepareConfig, nice: number, target: StoreTarget | 
  * half of a busy core; `gamedata ingest`, with nothing to serve, leaves them at its own.
  * `target`: the workers also store what they prepare, there (`serve`: its own store, so that
  * no posted match's writes run on the serving thread); null leaves storing to the caller.
+ * `kind`: `thread` — a task's bytes move to the worker and back uncopied; `process`
+ * (prepare-process.ts) — lowered whole, V8's helper threads with it, at the cost of the kernel
+ * copying the bytes: what `serve` runs, so that posted matches do not slow what it serves.
  */
 export function openPreparePool(
   size: number,
   config: PrepareConfig,
   nice = 0,
   target: StoreTarget | null = null,
+  kind: WorkerKind = 'thread',
 ): PreparePool {
   const slots: Slot[] = [];
   let nextId = 0;
   let closed = false;
+  const setup: WorkerSetup = { config, checkCode: matchInputCheckCode(), nice, target };
 
   const startSlot = (): void => {
-    const slot: Slot = { worker: startWorker(config, nice, target), pending: new Map() };
-    slot.worker.on('message', ({ id, outcome }: { id: number; outcome: PrepareOutcome }) => {
-      const waiter = slot.pending.get(id);
-      slot.pending.delete(id);
+    const pending: Slot['pending'] = new Map();
+    const answer = (id: number, outcome: PrepareOutcome): void => {
+      const waiter = pending.get(id);
+      pending.delete(id);
       waiter?.resolve(withBuffers(outcome));
-    });
+    };
     const fail = (error: Error): void => {
-      for (const waiter of slot.pending.values()) waiter.reject(error);
-      slot.pending.clear();
+      for (const waiter of pending.values()) waiter.reject(error);
+      pending.clear();
       // A worker that died is replaced at the next task.
       const index = slots.indexOf(slot);
       if (index !== -1) slots.splice(index, 1);
     };
-    slot.worker.on('error', fail);
-    slot.worker.on('exit', (code) => {
-      if (!closed) fail(new Error(`an ingest worker thread stopped (exit code ${code})`));
-    });
+    const slot: Slot =
+      kind === 'process'
+        ? processSlot(setup, pending, answer, (error) => closed || fail(error))
+        : threadSlot(setup, pending, answer, fail, () => closed);
     slots.push(slot);
   };
   /** Starts the workers missing: all at first, and any that died since. */
@@ -116,8 +121,7 @@ export function openPreparePool(
       const id = nextId++;
       return new Promise((resolve, reject) => {
         slot.pending.set(id, { resolve, reject });
-        const moved = handOver ? ownedArrayBuffers([task.source, task.telemetry]) : [];
-        slot.worker.postMessage({ id, task }, moved);
+        slot.send(id, task, handOver);
       });
     },
     async close() {
@@ -128,8 +132,56 @@ export function openPreparePool(
           waiter.reject(new Error('the ingest worker pool is closed'));
         }
       }
-      await Promise.all(ending.map((slot) => slot.worker.terminate()));
+      await Promise.all(ending.map((slot) => slot.stop()));
     },
+  };
+}
+
+/** A worker thread running prepare-worker, lowered to `setup.nice` (Linux; 0: as its creator). */
+function threadSlot(
+  setup: WorkerSetup,
+  pending: Slot['pending'],
+  answer: (id: number, outcome: PrepareOutcome) => void,
+  fail: (error: Error) => void,
+  closed: () => boolean,
+): Slot {
+  const worker: Worker = startModuleWorker(
+    import.meta.url,
+    'prepare-worker',
+    { workerData: setup },
+    LOWER_TO_WORKER_DATA_NICE,
+  );
+  worker.on('message', ({ id, outcome }: { id: number; outcome: PrepareOutcome }) =>
+    answer(id, outcome),
+  );
+  worker.on('error', fail);
+  worker.on('exit', (code) => {
+    if (!closed()) fail(new Error(`an ingest worker thread stopped (exit code ${code})`));
+  });
+  return {
+    pending,
+    send(id, task, handOver) {
+      const moved = handOver ? ownedArrayBuffers([task.source, task.telemetry]) : [];
+      worker.postMessage({ id, task }, moved);
+    },
+    async stop() {
+      await worker.terminate();
+    },
+  };
+}
+
+/** A worker process (prepare-process.ts); its bytes are copied by the kernel, handed over or not. */
+function processSlot(
+  setup: WorkerSetup,
+  pending: Slot['pending'],
+  answer: (id: number, outcome: PrepareOutcome) => void,
+  exited: (error: Error) => void,
+): Slot {
+  const worker = startPrepareProcess(setup, answer, exited);
+  return {
+    pending,
+    send: (id, task) => worker.send(id, task),
+    stop: () => worker.stop(),
   };
 }
 

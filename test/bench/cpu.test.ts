@@ -1,7 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import readline from 'node:readline';
 import {
+  childProcessesOf,
   microsPerRequest,
   parseProcStat,
   perCpuSecond,
@@ -48,5 +51,42 @@ test(
     const used = meter();
     // Ticks are 10 ms, so allow for the rounding at both ends.
     assert.ok(used !== null && used >= 120_000, `measured ${used} µs`);
+  },
+);
+
+test(
+  "a process's meter counts the processes it started, running or ended",
+  { skip: !fs.existsSync('/proc/self/stat') },
+  async () => {
+    // A process whose child burns 200 ms of CPU and then waits (until its parent ends).
+    const burn =
+      'const until = process.cpuUsage().user + 200000; while (process.cpuUsage().user < until);';
+    const parent = spawn(process.execPath, [
+      '-e',
+      `const { spawn } = require('node:child_process');
+       const child = spawn(process.execPath, ['-e', ${JSON.stringify(`${burn} process.stdin.on('end', () => process.exit()).resume();`)}], { stdio: ['pipe', 'ignore', 'ignore'] });
+       process.stdout.write(child.pid + '\\n');
+       process.stdin.once('data', () => { child.kill(); child.once('exit', () => process.stdout.write('ended\\n')); });`,
+    ]);
+    const lines = readline.createInterface({ input: parent.stdout! })[Symbol.asyncIterator]();
+    try {
+      const meter = startCpuMeter(parent.pid!);
+      const childPid = Number((await lines.next()).value);
+      assert.deepEqual(childProcessesOf(parent.pid!), [childPid]);
+      // Until the child has burnt its share (its own /proc entry counts it while it runs).
+      while ((readProcessCpu(childPid)?.selfMicros ?? 0) < 180_000) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const running = meter();
+      assert.ok(running !== null && running >= 180_000, `while it runs: ${running} µs`);
+      // Ended and waited for, it is counted in its parent's children's time instead.
+      parent.stdin!.write('\n');
+      assert.equal((await lines.next()).value, 'ended');
+      assert.deepEqual(childProcessesOf(parent.pid!), []);
+      const ended = meter();
+      assert.ok(ended !== null && ended >= running, `once it ended: ${ended} µs`);
+    } finally {
+      parent.kill();
+    }
   },
 );

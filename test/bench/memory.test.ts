@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
-import { parseVmRss, readRss, rssCell, watchRss } from '../../bench/memory.ts';
+import { parseVmRss, readRss, readTreeRss, rssCell, watchRss } from '../../bench/memory.ts';
 
 const STATUS = [
   'Name:\tnode',
@@ -40,5 +40,31 @@ test(
     assert.equal(readRss(child.pid!), null);
     const peak = watch.stop();
     assert.ok(peak !== null && peak >= 64 * 2 ** 20, `peak ${peak}`);
+  },
+);
+
+test(
+  "a process's RSS counts the processes it started",
+  { skip: !fs.existsSync('/proc/self/status') },
+  async () => {
+    // A parent holding little whose child holds 64 MiB until the parent ends.
+    const parent = spawn(process.execPath, [
+      '-e',
+      `const child = require('node:child_process').spawn(process.execPath, ['-e',
+         'const b = Buffer.alloc(64 * 2 ** 20, 1); process.stdout.write("held"); process.stdin.on("end", () => process.exit(b[1] - 1)).resume();'],
+         { stdio: ['pipe', 'pipe', 'ignore'] });
+       child.stdout.once('data', () => process.stdout.write('held'));`,
+    ]);
+    try {
+      await once(parent.stdout!, 'data');
+      const own = readRss(parent.pid!)!;
+      const tree = readTreeRss(parent.pid!)!;
+      assert.ok(own < 64 * 2 ** 20, `the parent alone: ${own}`);
+      assert.ok(tree >= own + 64 * 2 ** 20, `with its child: ${tree}`);
+      const watch = watchRss(parent.pid!, 10);
+      assert.ok(watch.stop()! >= tree - 8 * 2 ** 20, 'a watch sees the child too');
+    } finally {
+      parent.kill();
+    }
   },
 );

@@ -40,7 +40,8 @@ function countedPool(
   config: Readonly<Config>,
   target: StoreTarget | null,
 ): { pool: PreparePool; handedOver: () => number; stored: () => number } {
-  const pool = openPreparePool(1, config, 0, target);
+  // As `serve` opens its pool: workers that store are processes of their own.
+  const pool = openPreparePool(1, config, 0, target, target === null ? 'thread' : 'process');
   let handedOver = 0;
   let stored = 0;
   return {
@@ -61,8 +62,9 @@ function countedPool(
 }
 
 /**
- * Each database without a pool, with one preparing posted matches, and (a database its threads
- * can open too) with one that also stores them, as `serve`'s does.
+ * Each database without a pool, with one preparing posted matches in threads, and (a database
+ * other processes can open too) with one whose worker processes also store them, as `serve`'s
+ * does.
  */
 const poolModes: Array<{ database: TestDatabase; pool: 'none' | 'prepares' | 'stores' }> = [
   ...testDatabases.map((database) => ({ database, pool: 'none' as const })),
@@ -72,7 +74,7 @@ const poolModes: Array<{ database: TestDatabase; pool: 'none' | 'prepares' | 'st
 const POOL_MODE_NAMES = {
   none: '',
   prepares: ', prepared in a worker thread',
-  stores: ', prepared and stored in a worker thread',
+  stores: ', prepared and stored in a worker process',
 };
 
 for (const { database, pool } of poolModes) {

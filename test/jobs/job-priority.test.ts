@@ -100,8 +100,28 @@ test(
   },
 );
 
+/** The processes this process started, by pid (Linux). */
+function childProcesses(): number[] {
+  return fs
+    .readdirSync('/proc/self/task')
+    .flatMap((task) => {
+      try {
+        return fs.readFileSync(`/proc/self/task/${task}/children`, 'utf8').trim().split(' ');
+      } catch {
+        return [];
+      }
+    })
+    .filter((pid) => pid !== '')
+    .map(Number);
+}
+
+/** Niceness of every thread of process `pid`. */
+function processNiceness(pid: number): number[] {
+  return fs.readdirSync(`/proc/${pid}/task`).map((task) => os.getPriority(Number(task)));
+}
+
 test(
-  "serve's prepare workers start at INGEST_NICE, and the serving thread keeps its priority",
+  "serve's prepare workers run in processes lowered whole to INGEST_NICE; the serving thread keeps its priority",
   { skip, timeout: 60_000 },
   async () => {
     await withStore(async (dataDir) => {
@@ -109,18 +129,53 @@ test(
       assert.equal(config.ingestNice, 14);
       const mainBefore = os.getPriority();
       const before = threadNiceness();
-      const pool = openPreparePool(1, config, config.ingestNice);
+      const childrenBefore = new Set(childProcesses());
+      const pool = openPreparePool(1, config, config.ingestNice, { config }, 'process');
       try {
-        // Not a match: it comes back to be ingested elsewhere, once the worker has started.
-        const outcome = await pool.prepare({ source: Buffer.from('{"data":{}}'), now: Date.now() });
+        // Not a match: its bytes come back to be ingested here, once the worker has started.
+        const source = Buffer.from('{"data":{"type":"match"}}');
+        const outcome = await pool.prepare({ source, now: Date.now() }, true);
         assert.equal(outcome.kind, 'other');
-        const lowered = loweredSince(before, 14);
-        assert.ok(lowered.length >= 1, 'the worker is lowered');
-        assert.ok(
-          lowered.every((tid) => !before.has(tid)),
-          'only threads of the pool',
+        assert.equal(
+          Buffer.from(outcome.kind === 'other' ? outcome.source! : []).toString(),
+          source.toString(),
         );
+        const started = childProcesses().filter((pid) => !childrenBefore.has(pid));
+        assert.equal(started.length, 1, 'one worker process');
+        const niceness = processNiceness(started[0]!);
+        // Node's own threads (V8's compiler and collector helpers, libuv's) as well as its main.
+        assert.ok(niceness.length > 4, `the worker's threads: ${niceness.length}`);
+        assert.deepEqual(new Set(niceness), new Set([14]), 'every thread of the worker is lowered');
+        assert.deepEqual(loweredSince(before, 14), [], 'no thread of this process is');
         assert.equal(os.getPriority(), mainBefore, 'the serving thread is untouched');
+      } finally {
+        await pool.close();
+      }
+      const left = childProcesses().filter((pid) => !childrenBefore.has(pid));
+      assert.deepEqual(left, [], 'closing the pool ends its processes');
+    });
+  },
+);
+
+test(
+  'a worker process that dies fails the task it held, and the next task gets a new one',
+  { skip, timeout: 60_000 },
+  async () => {
+    await withStore(async (dataDir) => {
+      const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+      const childrenBefore = new Set(childProcesses());
+      const pool = openPreparePool(1, config, 0, { config }, 'process');
+      const task = () => ({ source: Buffer.from('{"data":{}}'), now: Date.now() });
+      try {
+        assert.equal((await pool.prepare(task())).kind, 'other');
+        const [first] = childProcesses().filter((pid) => !childrenBefore.has(pid));
+        const held = pool.prepare(task());
+        process.kill(first!, 'SIGKILL');
+        await assert.rejects(held, /an ingest worker process stopped \(SIGKILL\)/);
+        assert.equal((await pool.prepare(task())).kind, 'other');
+        const now = childProcesses().filter((pid) => !childrenBefore.has(pid));
+        assert.equal(now.length, 1);
+        assert.notEqual(now[0], first, 'a new process');
       } finally {
         await pool.close();
       }

@@ -1,0 +1,137 @@
+/**
+ * What a prepare worker does with a task, wherever it runs — a worker thread of the main process
+ * (prepare-worker.ts) or a process of its own (prepare-child.ts): prepare the match
+ * (prepare-match.ts) and, for a pool given a store target, store it. It validates with the schema
+ * check compiled from the source the pool sends (compile-match-input-check.ts), so TypeBox is
+ * never loaded here; an input that check refuses goes back to be refused where the field it
+ * breaks can be named.
+ *
+ * The ingest code is loaded at the first match, once the worker has lowered itself, so that
+ * loading it takes only what serving leaves — loaded first, it stalled requests by 50–300 ms as
+ * matches were posted; a worker never fed stays small. A store target's store and blob store
+ * are opened at the first match stored, as the job thread opens its own: the match's writes —
+ * tens of ms of SQLite a match of a hundred players, its commit included — then never hold up
+ * the thread that serves, and they are announced in the database, which the serving thread
+ * reads before it answers.
+ */
+import type { MatchInput } from './match-input.ts';
+import type { PrepareConfig, PrepareOutcome, PrepareTask } from './prepare-match.ts';
+import type { StoreTarget } from './prepare-pool.ts';
+import type { IngestDeps } from './ingest-deps.ts';
+import type * as PrepareMatchModule from './prepare-match.ts';
+
+/** What a worker is started with. */
+export interface WorkerSetup {
+  config: PrepareConfig;
+  /** The source of the schema check (match-input-check.ts). */
+  checkCode: string;
+  /** The worker's scheduling niceness (0: its creator's). */
+  nice: number;
+  target: StoreTarget | null;
+}
+
+/** An outcome, and the ArrayBuffers of it that may move rather than be copied. */
+export interface TaskDone {
+  outcome: PrepareOutcome;
+  owned: ArrayBuffer[];
+}
+
+type IngestCode = typeof PrepareMatchModule & {
+  assertSchema(input: unknown): asserts input is MatchInput;
+};
+
+/** Runs the tasks of a worker set up with `setup`; `close` closes its store, if it opened one. */
+export function taskRunner(setup: WorkerSetup): {
+  run(task: PrepareTask): Promise<TaskDone>;
+  close(): Promise<void>;
+} {
+  const { config, checkCode, target } = setup;
+  let loaded: Promise<IngestCode> | null = null;
+  let stores: Promise<Omit<IngestDeps, 'clock'>> | null = null;
+
+  /** The ingest code, loaded at the first match. */
+  const ingestCode = (): Promise<IngestCode> =>
+    (loaded ??= Promise.all([
+      import('./compile-match-input-check.ts'),
+      import('./prepare-match.ts'),
+    ]).then(([{ compileMatchInputCheck }, prepare]) => {
+      const check = compileMatchInputCheck(checkCode);
+      return {
+        ...prepare,
+        assertSchema(input: unknown): asserts input is MatchInput {
+          if (!check(input)) throw new prepare.SchemaRecheck();
+        },
+      };
+    }));
+
+  /** The stores of this worker, opened at the first match it stores. */
+  const openStores = (storeTarget: StoreTarget): Promise<Omit<IngestDeps, 'clock'>> => {
+    stores ??= (async () => {
+      const { openThreadStores } = await import('../thread-stores.ts');
+      const { blobs, store } = await openThreadStores(storeTarget.config, {
+        schema: storeTarget.schema,
+      });
+      return { store, blobs, config: storeTarget.config };
+    })();
+    // A store that could not be opened fails this match; the next one tries again.
+    stores.catch(() => (stores = null));
+    return stores;
+  };
+
+  /** A prepared match stored, at the time it was read (`now`); anything else as it is. */
+  const stored = async (
+    code: IngestCode,
+    prepared: PrepareOutcome,
+    now: number,
+  ): Promise<PrepareOutcome> => {
+    if (prepared.kind !== 'prepared' || target === null) return prepared;
+    const matchId = prepared.match.input.id;
+    try {
+      const deps = { ...(await openStores(target)), clock: { now: () => now } };
+      const { storePrepared } = await import('./ingest-prepared.ts');
+      return { kind: 'stored', result: await storePrepared(deps, prepared) };
+    } catch (error) {
+      return { kind: 'error', error: code.errorOf(error), matchId };
+    }
+  };
+
+  return {
+    async run(task) {
+      const code = await ingestCode();
+      const done = await stored(
+        code,
+        await code.prepareMatch(task, config, code.assertSchema),
+        task.now,
+      );
+      // Not a match here: its bytes go back to whoever ingests it now (the caller may have
+      // handed them over).
+      const outcome = done.kind === 'other' ? { ...done, source: task.source } : withoutText(done);
+      return { outcome, owned: ownedOf(code, outcome) };
+    },
+    async close() {
+      const opened = stores;
+      stores = null;
+      if (opened) await (await opened).store.close().catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * The outcome without the telemetry's JSON text, a view into the task's bytes: sending it would
+ * move those bytes (the whole input) back, whose garbage collector then runs a full collection
+ * every match or two for that memory alone (V8 counts it as external memory pressure; 100 ms and
+ * more a match on 19 MB files). The task's bytes stay here as garbage.
+ */
+function withoutText(outcome: PrepareOutcome): PrepareOutcome {
+  if (outcome.kind !== 'prepared' || outcome.file === null) return outcome;
+  return { ...outcome, file: { gzip: outcome.file.gzip } };
+}
+
+/** The outcome's buffers that own their memory, which may move instead of being copied. */
+function ownedOf(code: IngestCode, outcome: PrepareOutcome): ArrayBuffer[] {
+  if (outcome.kind === 'other') return code.ownedArrayBuffers([outcome.source]);
+  if (outcome.kind !== 'prepared') return [];
+  const views = [outcome.file?.gzip];
+  for (const row of outcome.derived.documents) views.push(row.body_gzip);
+  return code.ownedArrayBuffers(views);
+}
