@@ -9,9 +9,13 @@
  * it is. A body decompressed on its way in (its size unknown) is joined at the end, as Fastify
  * does. Everything else is Fastify's: the same limit (`bodyLimit`, counted decompressed), the
  * same errors for a body too large or shorter or longer than announced, and a stream error's.
+ * Bodies that a worker process gets a copy of can be received into buffers kept for the next
+ * one instead (bodyReceiver): a fresh buffer's page faults are most of what receiving a posted
+ * match costs the serving thread.
  */
 import { errorCodes, type FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
+import type { ReusableBuffers } from '../ingest/reusable-buffers.ts';
 
 type Done = (error: Error | null, body?: Buffer) => void;
 
@@ -20,6 +24,28 @@ type Payload = Readable & { receivedEncodedLength?: number };
 
 /** Receives `payload` under the route's `bodyLimit` and calls `done` with the body's bytes. */
 export function receiveBody(request: FastifyRequest, payload: Payload, done: Done): void {
+  receiveInto(null, request, payload, done);
+}
+
+/**
+ * receiveBody, with a body of known size received into one of `buffers` (reusable-buffers.ts)
+ * rather than into a buffer of its own when `reuse(request)` says so: for bodies whose bytes
+ * the route gives back once done with them.
+ */
+export function bodyReceiver(
+  buffers: ReusableBuffers,
+  reuse: (request: FastifyRequest) => boolean,
+): (request: FastifyRequest, payload: Payload, done: Done) => void {
+  return (request, payload, done) =>
+    receiveInto(reuse(request) ? buffers : null, request, payload, done);
+}
+
+function receiveInto(
+  buffers: ReusableBuffers | null,
+  request: FastifyRequest,
+  payload: Payload,
+  done: Done,
+): void {
   const limit = request.routeOptions.bodyLimit ?? Infinity;
   const declared = Number(request.headers['content-length']);
   if (declared > limit) {
@@ -28,7 +54,7 @@ export function receiveBody(request: FastifyRequest, payload: Payload, done: Don
   }
   // Decompressed on the way (another stream than the socket's): the size is not known ahead.
   const known = Number.isInteger(declared) && payload === (request.raw as Readable);
-  const body = known ? Buffer.allocUnsafeSlow(declared) : null;
+  const body = !known ? null : (buffers?.take(declared) ?? Buffer.allocUnsafeSlow(declared));
   const chunks: Buffer[] = [];
   let received = 0;
 

@@ -10,6 +10,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import v8 from 'node:v8';
+import type { ReusableBuffers } from './reusable-buffers.ts';
 
 /** One message: its header and the buffers sent after it. */
 export interface Frame<T> {
@@ -36,9 +37,14 @@ export function writeFrame(stream: Writable, header: unknown, buffers: Uint8Arra
 
 /**
  * Calls `onFrame` with every frame `stream` brings, in order. A stream that ends in the middle
- * of a frame has lost it; `onFrame` is not called for it.
+ * of a frame has lost it; `onFrame` is not called for it. A frame's buffer that spans chunks is
+ * copied into one of `into` when given (reusable-buffers.ts), else into a new one.
  */
-export function readFrames<T>(stream: Readable, onFrame: (frame: Frame<T>) => void): void {
+export function readFrames<T>(
+  stream: Readable,
+  onFrame: (frame: Frame<T>) => void,
+  into?: ReusableBuffers,
+): void {
   const bytes = new ByteQueue();
   // What the frame being read still needs: its prefix, its buffers' lengths, its header, its
   // buffers, one step at a time.
@@ -73,7 +79,7 @@ export function readFrames<T>(stream: Readable, onFrame: (frame: Frame<T>) => vo
       while (buffers.length < lengths.length) {
         const length = lengths[buffers.length]!;
         if (bytes.length < length) return;
-        buffers.push(bytes.take(length));
+        buffers.push(bytes.take(length, into));
       }
       step = 'prefix';
       onFrame({ header: header as T, buffers });
@@ -92,10 +98,10 @@ class ByteQueue {
   }
 
   /**
-   * The next `n` bytes (n ≤ length): a view of the first chunk when it holds them all, else a
-   * buffer of their own, so that a taken buffer never keeps a later one's chunk alive.
+   * The next `n` bytes (n ≤ length): a view of the first chunk when it holds them all, else
+   * copied into a buffer of `into` or a new one.
    */
-  take(n: number): Buffer {
+  take(n: number, into?: ReusableBuffers): Buffer {
     this.length -= n;
     const first = this.chunks[0];
     if (first !== undefined && first.length >= n) {
@@ -103,7 +109,7 @@ class ByteQueue {
       else this.chunks[0] = first.subarray(n);
       return first.subarray(0, n);
     }
-    const taken = Buffer.allocUnsafeSlow(n);
+    const taken = into?.take(n) ?? Buffer.allocUnsafeSlow(n);
     let filled = 0;
     while (filled < n) {
       const chunk = this.chunks[0]!;

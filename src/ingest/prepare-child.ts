@@ -16,6 +16,7 @@ const { readFrames, writeFrame } = await import('./frames.ts');
 // Nothing is served here: compressing on libuv's pool would only add thread switches.
 (await import('./thread-gzip.ts')).gzipInPlace();
 const { taskRunner } = await import('./prepare-tasks.ts');
+const { reusableBuffers } = await import('./reusable-buffers.ts');
 type Runner = ReturnType<typeof taskRunner>;
 type Setup = Parameters<typeof taskRunner>[0];
 
@@ -28,23 +29,32 @@ interface TaskHeader {
 
 const channel = new net.Socket({ fd: 3, readable: true, writable: true });
 let runner: Runner | null = null;
+// A match's bytes land in a buffer kept for the next match once this one is stored or refused:
+// nothing refers to them then (the outcome holds no view of them, the store keeps none). Two
+// kept, for two matches in flight; a body of more than 8 MiB gets a buffer of its own.
+const sources = reusableBuffers(2, 8 * 1_048_576);
 
-readFrames<Setup | TaskHeader>(channel, ({ header, buffers }) => {
-  if (runner === null) {
-    runner = taskRunner(header as Setup);
-    return;
-  }
-  const { id, now, telemetry } = header as TaskHeader;
-  const task = { source: buffers[0]!, ...(telemetry ? { telemetry: buffers[1]! } : {}), now };
-  void runner.run(task).then(({ outcome }) => {
-    if (outcome.kind === 'other' && outcome.source !== undefined) {
-      const { source, ...rest } = outcome;
-      writeFrame(channel, { id, outcome: rest, source: true }, [source]);
-    } else {
-      writeFrame(channel, { id, outcome, source: false });
+readFrames<Setup | TaskHeader>(
+  channel,
+  ({ header, buffers }) => {
+    if (runner === null) {
+      runner = taskRunner(header as Setup);
+      return;
     }
-  });
-});
+    const { id, now, telemetry } = header as TaskHeader;
+    const task = { source: buffers[0]!, ...(telemetry ? { telemetry: buffers[1]! } : {}), now };
+    void runner.run(task).then(({ outcome }) => {
+      if (outcome.kind === 'other' && outcome.source !== undefined) {
+        const { source, ...rest } = outcome;
+        writeFrame(channel, { id, outcome: rest, source: true }, [source]);
+      } else {
+        writeFrame(channel, { id, outcome, source: false });
+        if (outcome.kind === 'stored' || outcome.kind === 'error') sources.give(task.source);
+      }
+    });
+  },
+  sources,
+);
 
 // The service closed the socket, or ended without closing it: nothing more will come.
 channel.on('error', () => channel.destroy());

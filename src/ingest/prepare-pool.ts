@@ -33,6 +33,11 @@ export interface StoreTarget {
 export interface PreparePool {
   readonly size: number;
   /**
+   * Whether a task's bytes are copied to the worker (a process pool): they are the caller's
+   * again once its outcome is in, whichever it is.
+   */
+  readonly copies: boolean;
+  /**
    * Prepares a match in a worker. `handOver`: the caller is done with the task's bytes, which a
    * thread pool then moves to the worker instead of copying them, leaving the caller's Buffers
    * empty. A process pool's are copied by the kernel either way, once it takes them from the
@@ -111,6 +116,7 @@ export function openPreparePool(
 
   return {
     size,
+    copies: kind === 'process',
     start() {
       if (!closed) fill();
     },

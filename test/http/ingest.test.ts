@@ -47,6 +47,7 @@ function countedPool(
   return {
     pool: {
       size: pool.size,
+      copies: pool.copies,
       async prepare(task, handOver) {
         if (handOver === true) handedOver++;
         const outcome = await pool.prepare(task, handOver);
@@ -155,6 +156,34 @@ for (const { database, pool } of poolModes) {
       assert.equal(again.headers.location, undefined);
       assert.deepEqual(again.json().meta, { result: 'unchanged', telemetry: true });
       assert.equal(await count('matches'), matches);
+    });
+
+    test('matches posted at once, larger and smaller, are each stored as they were sent', async () => {
+      // 0.4–2.4 MB each with their telemetry padded: a worker process reads each from its
+      // socket while the next bodies arrive, into buffers earlier bodies were received in.
+      const inputs = [30000, 8000, 20000, 5000].map((positions, i) => {
+        const input = match(`at-once-${i}`, true);
+        const padding = Array.from({ length: positions }, (_, k) => ({
+          _T: 'LogPlayerPosition',
+          _D: input.createdAt,
+          x: k + 0.5,
+          y: i,
+        }));
+        return { ...input, telemetry: [...padding, ...input.telemetry!] };
+      });
+      for (const round of [inputs.slice(0, 2), inputs.slice(2)]) {
+        const responses = await Promise.all(round.map((input) => post(input)));
+        assert.deepEqual(
+          responses.map((r) => r.statusCode),
+          [201, 201],
+          responses.map((r) => r.body).join('\n'),
+        );
+      }
+      for (const input of inputs) {
+        const url = assetOf((await getMatch(input.id)).json())!.attributes.URL;
+        const file = await t.app.inject({ url: url.slice(TEST_BASE_URL.length) });
+        assert.deepEqual(file.json(), input.telemetry, input.id);
+      }
     });
 
     // Only with a pool: without one there is nothing to count.

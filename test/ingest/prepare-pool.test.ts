@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import {
@@ -17,8 +18,10 @@ import { openPreparePool } from '../../src/ingest/prepare-pool.ts';
 import { inlineTelemetryText } from '../../src/ingest/telemetry-text.ts';
 import type { MatchInput } from '../../src/ingest/match-input.ts';
 import { testDatabases } from '../helpers/stores.ts';
+import { loadConfig } from '../../src/config.ts';
+import { openStore, type Store } from '../../src/store/store.ts';
 import { openIngestContext, TEST_CONFIG, type IngestTestContext } from '../helpers/ingest-deps.ts';
-import { makeMatchInput, sampleTelemetry } from '../helpers/matches.ts';
+import { TEST_NOW, makeMatchInput, sampleTelemetry } from '../helpers/matches.ts';
 
 /** Every table ingest writes, compared row for row. */
 const TABLES = [
@@ -51,13 +54,33 @@ function matchText(input: MatchInput): { text: Buffer; telemetry: string } {
 }
 
 async function dump(ctx: IngestTestContext): Promise<Record<string, unknown[]>> {
+  return dumpOf(ctx.deps.store, ctx.blobDir);
+}
+
+/** Every row ingest writes to `store`, and every file under `blobDir`, by path. */
+async function dumpOf(store: Store, blobDir: string): Promise<Record<string, unknown[]>> {
   const tables: Record<string, unknown[]> = {};
   for (const table of TABLES) {
-    const rows = await ctx.deps.store.db.selectFrom(table).selectAll().execute();
+    const rows = await store.db.selectFrom(table).selectAll().execute();
     tables[table] = rows.map((row) => JSON.stringify(row)).sort();
   }
-  const blobs = ctx.blobs().map((key) => [key, fs.readFileSync(path.join(ctx.blobDir, key))]);
+  const files = (fs.readdirSync(blobDir, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(blobDir, path.join(entry.parentPath, entry.name)))
+    .sort();
+  const blobs = files.map((key) => [key, fs.readFileSync(path.join(blobDir, key))]);
   return { ...tables, blobs };
+}
+
+/** matchText with `positions` more position events first: 60 bytes each. */
+function paddedMatchText(input: MatchInput, positions: number): Buffer {
+  const { text } = matchText(input);
+  const padding = Array.from(
+    { length: positions },
+    (_, i) => `{"_T":"LogPlayerPosition","_D":"2026-11-20T12:01:00.000Z","x":${i}.5,"y":1E2},`,
+  ).join('');
+  const at = text.indexOf('"telemetry" : [') + '"telemetry" : ['.length;
+  return Buffer.concat([text.subarray(0, at), Buffer.from(padding), text.subarray(at)]);
 }
 
 test('the inline telemetry text is found as JSON.parse reads the object, or not at all', () => {
@@ -165,6 +188,58 @@ for (const database of testDatabases) {
     }
   });
 }
+
+test('[sqlite] matches stored by a worker process, their bytes in buffers earlier ones used, are what ingestMatch stores', async () => {
+  // 60–360 KB each, so that each spans many of the socket's chunks: larger and smaller in turn,
+  // two in flight at a time, each landing in a buffer an earlier match's bytes were in.
+  const texts = [6000, 1000, 3000, 3000, 500, 5000, 2000, 1500].map((positions, i) =>
+    paddedMatchText(
+      makeMatchInput({
+        seed: `pool-process-${i}`,
+        rosters: 1 + (i % 3),
+        // Apart in time: two in flight may commit in either order, and the newest match's
+        // values win (a tie goes to the last stored).
+        overrides: { createdAt: new Date(TEST_NOW - (i + 1) * 600_000).toISOString() },
+      }),
+      positions,
+    ),
+  );
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-process-pool-'));
+  const databaseUrl = `sqlite:${path.join(dataDir, 'worker.sqlite')}`;
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    PUBLIC_BASE_URL: TEST_CONFIG.publicBaseUrl,
+    TELEMETRY_BASE_URL: TEST_CONFIG.telemetryBaseUrl,
+    LOG_LEVEL: 'silent',
+  });
+  const stored = await openStore(databaseUrl);
+  const local = await openIngestContext(testDatabases[0]!);
+  const pool = openPreparePool(1, config, 0, { config }, 'process');
+  try {
+    for (const text of texts) {
+      await ingestMatch(local.deps, JSON.parse(text.toString()), { source: text });
+    }
+    const now = local.deps.clock.now();
+    for (let i = 0; i < texts.length; i += 2) {
+      const outcomes = await Promise.all(
+        texts.slice(i, i + 2).map((text) => pool.prepare({ source: Buffer.from(text), now }, true)),
+      );
+      assert.deepEqual(
+        outcomes.map((o) => (o.kind === 'stored' ? o.result.status : o)),
+        ['ingested', 'ingested'],
+      );
+    }
+    const mine = await dumpOf(stored, path.join(dataDir, 'blobs'));
+    assert.equal(mine.blobs!.length, texts.length, 'a telemetry file a match');
+    assert.deepEqual(mine, await dump(local));
+  } finally {
+    await pool.close();
+    await stored.close();
+    await local.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
 
 test('the pool shuts down: pending and later tasks are refused, its threads end', async () => {
   const pool = openPreparePool(1, TEST_CONFIG);

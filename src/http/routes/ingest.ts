@@ -18,7 +18,8 @@ import { renderIngestResult } from '../../presenters/ingest-result-document.ts';
 import { ingestContent, parseJson } from '../../ingest/ingest-content.ts';
 import { attachTelemetry } from '../../ingest/ingest-match.ts';
 import { ingestHandedOverBytes } from '../../ingest/ingest-prepared.ts';
-import { receiveBody } from '../body-receipt.ts';
+import { bodyReceiver, receiveBody } from '../body-receipt.ts';
+import { reusableBuffers } from '../../ingest/reusable-buffers.ts';
 import type { IngestResult } from '../../ingest/ingest-deps.ts';
 
 /**
@@ -28,6 +29,12 @@ import type { IngestResult } from '../../ingest/ingest-deps.ts';
  * telemetry file stored as given (gzip included) — and are bounded by INGEST_MAX_MB, counted
  * unzipped. Counted against the key's own ingest budget, never a read budget.
  */
+/**
+ * Posted bodies up to this size are received into buffers kept for the next ones: a posted
+ * match with default telemetry is 2–3 MB; one with full-size telemetry (20 MB) gets its own.
+ */
+const REUSED_BODY_BYTES = 8 * 1_048_576;
+
 export function ingestRoutes(app: FastifyInstance, context: RouteContext): void {
   const { config } = context;
   const requireIngestKey = apiKeyGuard(context.store, context.clock, context.changes, 'ingest');
@@ -35,8 +42,16 @@ export function ingestRoutes(app: FastifyInstance, context: RouteContext): void 
 
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    // Received into one buffer as it arrives, not joined in one go at its end.
-    scope.addContentTypeParser(JSON_TYPES, receiveBody);
+    // Received into one buffer as it arrives, not joined in one go at its end. A posted match
+    // that a worker process gets a copy of lands in a buffer kept for the next one, given
+    // back once the worker's outcome is in (a fresh one's page faults cost the serving thread
+    // more than receiving it); a telemetry file, which may be kept as it came, never does.
+    const pool = context.ingestPool ?? null;
+    const bodies = pool?.copies ? reusableBuffers(pool.size + 1, REUSED_BODY_BYTES) : null;
+    scope.addContentTypeParser(
+      JSON_TYPES,
+      bodies ? bodyReceiver(bodies, (request) => request.method === 'POST') : receiveBody,
+    );
     // The bodies are validated by ingest, which names the field; only params and query here.
     scope.setValidatorCompiler((route) =>
       route.httpPart === 'body'
@@ -103,13 +118,14 @@ export function ingestRoutes(app: FastifyInstance, context: RouteContext): void 
         // (and stored by them too, when they hold a store: the feed is read before answering);
         // anything else (a recorded document, JSON that is no match) comes back to be parsed
         // and ingested here.
-        const pool = context.ingestPool ?? null;
         const posted = request.body as Buffer;
         const prepared =
           pool === null
             ? null
             : await ingestHandedOverBytes(context, pool, posted, () => context.changes.poll());
         if (prepared !== null && !('other' in prepared)) {
+          // Stored by a worker, which had all of the bytes before it answered.
+          bodies?.give(posted);
           return answer(request, reply, prepared, prepared.status === 'ingested');
         }
         const body = prepared?.other ?? posted;
