@@ -39,7 +39,8 @@ export function jobsTable(rows: readonly JobRow[]): string {
   );
   return (
     `${table}\n\nGoals: p99 < ${P99_GOAL_MS} ms and the serving process's RSS < ` +
-    `${RSS_GOAL_BYTES / 1_000_000} MB (its largest, sampled every ${RSS_SAMPLE_MS} ms) while any ` +
+    `${RSS_GOAL_BYTES / 1_000_000} MB (its largest, sampled every ${RSS_SAMPLE_MS} ms, with the ` +
+    `pages only its ingest worker processes hold) while any ` +
     `job runs. The probe sends ` +
     `${PROBES_PER_SECOND} requests/s over /status, a match, a player, a leaderboard page, samples ` +
     `and season stats, open loop, beside wrk's steady load on player lookups by name (100 players), ` +

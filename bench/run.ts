@@ -143,7 +143,8 @@ async function main(): Promise<void> {
     if (peak !== null) {
       notes.push(
         `the service's largest RSS over the serving rows (sampled every ${RSS_SAMPLE_MS} ms while ` +
-          `each row was measured): ${(peak / 1_000_000).toFixed(0)} MB ` +
+          `each row was measured; with the pages only its worker processes hold): ` +
+          `${(peak / 1_000_000).toFixed(0)} MB ` +
           `(goal < ${RSS_GOAL_BYTES / 1_000_000} MB ${peak < RSS_GOAL_BYTES ? '✓' : '✗'})`,
       );
     }

@@ -139,7 +139,7 @@ const Env = Type.Object({
     Type.Integer({
       minimum: 0,
       description:
-        'Worker threads preparing matches (parse, validate, telemetry gzip, rendering) while `gamedata ingest` writes a directory, and the matches posted to `serve` while it answers other requests; default: one fewer than the cores (for `serve` at least 1); 0 prepares them on the main thread.',
+        'Workers preparing matches (parse, validate, telemetry gzip, rendering): threads while `gamedata ingest` writes a directory, and processes that also store the matches posted to `serve` while it answers other requests; default: one fewer than the cores (for `serve` at least 1); 0 prepares them on the main thread.',
     }),
   ),
   INGEST_NICE: Type.Integer({
@@ -147,7 +147,7 @@ const Env = Type.Object({
     maximum: 19,
     default: 10,
     description:
-      'Scheduling niceness of the worker threads preparing matches posted to `serve` (Linux; 0: as serving): a posted match takes the CPU serving leaves first.',
+      'Scheduling niceness of the worker processes preparing matches posted to `serve`, every thread of them, and of its WAL checkpoint thread (Linux; 0: as serving): a posted match takes the CPU serving leaves first.',
   }),
   INGEST_RATE_LIMIT_PER_MINUTE: Type.Integer({
     minimum: 1,
@@ -323,8 +323,8 @@ export interface Config {
   /** Largest ingest body or telemetry file, in bytes once unzipped. */
   ingestMaxBytes: number;
   /**
-   * Worker threads preparing matches for `gamedata ingest` and `POST /ingest/matches` (0: on the
-   * main thread); null when INGEST_WORKERS is not set (see ingestWorkersOf).
+   * Workers preparing matches for `gamedata ingest` (threads) and `POST /ingest/matches`
+   * (processes; 0: on the main thread); null when INGEST_WORKERS is not set (see ingestWorkersOf).
    */
   ingestWorkers: number | null;
   /** Niceness of `serve`'s prepare workers (INGEST_NICE). */
