@@ -105,7 +105,9 @@ export function openPreparePool(
     };
     const slot: Slot =
       kind === 'process'
-        ? processSlot(setup, pending, answer, (error) => closed || fail(error))
+        ? processSlot(setup, pending, answer, (error) => {
+            if (!closed) fail(error);
+          })
         : threadSlot(setup, pending, answer, fail, () => closed);
     slots.push(slot);
   };
