@@ -38,10 +38,11 @@ export async function ingestMatchBytes(
 
 /**
  * ingestMatchBytes for bytes the caller is done with, a request's body: they move to a worker
- * instead of being copied — tens of ms of the serving thread for a 20 MB match — leaving
- * `source` empty. When they are not a match, they come back: `{ other }`, for the caller to
- * ingest as content. A pool whose workers store what they prepare (a store target) commits the
- * match from its thread; `storedElsewhere` then runs before the result is returned — the
+ * thread instead of being copied — tens of ms of the serving thread for a 20 MB match — leaving
+ * `source` empty (a worker process gets them through a socket, and `source` stays whole). When
+ * they are not a match, they come back: `{ other }`, for the caller to ingest as content. A pool
+ * whose workers store what they prepare (a store target) commits the match from the worker;
+ * `storedElsewhere` then runs before the result is returned — the
  * serving thread reads the change feed there, so that its caches know of the commit before
  * the client does.
  */

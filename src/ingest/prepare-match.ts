@@ -1,8 +1,8 @@
 /**
  * Preparing a match from its bytes, the part of ingest that needs no store: parse (once),
  * validate, find or read its telemetry file and gzip it, render its documents and tally its
- * mastery. Runs in a worker thread (prepare-worker.ts) or in process; the outcome is plain data
- * that crosses threads, errors included.
+ * mastery. Runs in a worker, thread or process (prepare-tasks.ts), or in process; the outcome is
+ * plain data that crosses threads and processes, errors included.
  */
 import type { Config } from '../config.ts';
 import { deriveMatch, matchTelemetryFile, type DerivedMatch } from './derive-match.ts';
