@@ -1,10 +1,10 @@
 /**
- * The stores of a worker — the job thread (src/jobs/job-thread.ts) and each ingest worker, thread
- * or process (src/ingest/prepare-tasks.ts): a blob store and a database connection (on PostgreSQL, a pool)
- * of its own, opened from the service's config with the service's timeouts. Unlike the main
- * thread's (src/runtime.ts), they do not wait for the database to come up at start (the
- * service's start did) nor sync seasons: a thread whose store cannot be opened reports it to
- * the run or the match that needed it.
+ * The stores of a worker — the job thread (src/jobs/job-thread.ts) and each ingest worker,
+ * thread or process (src/ingest/prepare-tasks.ts): a blob store and a database connection (on
+ * PostgreSQL, a pool) of its own, opened from the service's config with the service's timeouts.
+ * Unlike the main thread's (src/runtime.ts), they do not wait for the database to come up at
+ * start (the service's start did) nor sync seasons: a worker whose store cannot be opened
+ * reports it to the run or the match that needed it.
  */
 import type { BlobStore } from './blobs/blob-store.ts';
 import type { Config } from './config.ts';
