@@ -17,6 +17,7 @@ import {
   type StoreTarget,
 } from '../../src/ingest/prepare-pool.ts';
 import type { Config } from '../../src/config.ts';
+import type { PrepareTask } from '../../src/ingest/prepare-match.ts';
 
 const CREATED_AT = '2026-11-20T10:00:00Z';
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -39,17 +40,26 @@ function telemetryText(matchId: string, marker = 0): string {
 function countedPool(
   config: Readonly<Config>,
   target: StoreTarget | null,
-): { pool: PreparePool; handedOver: () => number; stored: () => number } {
+): {
+  pool: PreparePool;
+  handedOver: () => number;
+  stored: () => number;
+  /** Runs before each task goes to the pool, which waits for it (null: none). */
+  hold(gate: ((task: PrepareTask) => Promise<void>) | null): void;
+} {
   // As `serve` opens its pool: workers that store are processes of their own.
   const pool = openPreparePool(1, config, 0, target, target === null ? 'thread' : 'process');
   let handedOver = 0;
   let stored = 0;
+  let gate: ((task: PrepareTask) => Promise<void>) | null = null;
   return {
+    hold: (next) => (gate = next),
     pool: {
       size: pool.size,
       copies: pool.copies,
       async prepare(task, handOver) {
         if (handOver === true) handedOver++;
+        if (gate) await gate(task);
         const outcome = await pool.prepare(task, handOver);
         if (outcome.kind === 'stored') stored++;
         return outcome;
@@ -200,6 +210,42 @@ for (const { database, pool } of poolModes) {
     }
 
     if (pool === 'stores') {
+      test('a posted body stays as it came until its worker has it, whatever arrives meanwhile', async () => {
+        // The first match is held before it goes to the pool while a smaller one is received:
+        // the first's buffer must not be the one the second lands in.
+        const first = match('held-first', true);
+        const second = match('held-second');
+        let secondAtPool!: () => void;
+        const secondArrived = new Promise<void>((resolve) => (secondAtPool = resolve));
+        let firstAtPool!: () => void;
+        const firstArrived = new Promise<void>((resolve) => (firstAtPool = resolve));
+        let held: { before: string; after: string } | null = null;
+        counted!.hold(async (task) => {
+          if (held !== null) return secondAtPool();
+          held = { before: Buffer.from(task.source).toString('base64'), after: '' };
+          firstAtPool();
+          await secondArrived;
+          held.after = Buffer.from(task.source).toString('base64');
+        });
+        try {
+          const posted = post(first);
+          await firstArrived;
+          const responses = await Promise.all([posted, post(second)]);
+          assert.deepEqual(
+            responses.map((r) => r.statusCode),
+            [201, 201],
+          );
+        } finally {
+          counted!.hold(null);
+        }
+        assert.ok(held !== null);
+        const { before, after } = held as { before: string; after: string };
+        assert.ok(before === after, 'the first body unchanged while the second arrived');
+        const url = assetOf((await getMatch(first.id)).json())!.attributes.URL;
+        const file = await t.app.inject({ url: url.slice(TEST_BASE_URL.length) });
+        assert.deepEqual(file.json(), first.telemetry);
+      });
+
       test('a match a worker thread stored is in every answer once its 201 is', async () => {
         const player = `/shards/pc-b/players/${accountId(0)}`;
         const listed = async (): Promise<string[]> => {
