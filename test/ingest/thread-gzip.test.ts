@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import zlib from 'node:zlib';
 import { startModuleWorker } from '../../src/module-worker.ts';
 import { gzipReadiness } from '../helpers/thread-gzip-readiness.ts';
+import { gzipInPlace } from '../../src/ingest/thread-gzip.ts';
 
 const plain = Buffer.from(
   JSON.stringify(
@@ -30,4 +31,12 @@ test('gzipHere leaves the main thread to the pool and compresses in place on a w
   } finally {
     await worker.terminate();
   }
+});
+
+// Last in this file: it changes how this process's main thread compresses from now on.
+test('a main thread that serves nothing (a worker process) compresses in place once told', async () => {
+  gzipInPlace();
+  const here = await gzipReadiness(plain);
+  assert.equal(here.readyAtOnce, true, 'compressed before the next turn');
+  assert.deepEqual(zlib.gunzipSync(here.gzip), plain);
 });
