@@ -5,6 +5,7 @@
  * less, which is why every figure of the bench comes with one.
  */
 import fs from 'node:fs';
+import { childProcessesOf } from '../src/jobs/job-priority.ts';
 
 /**
  * Clock ticks per second of the times in `/proc/<pid>/stat` (USER_HZ). It is 100 on every Linux
@@ -48,24 +49,6 @@ export function readProcessCpu(pid: number | 'self'): ProcessCpu | null {
   } catch {
     return null;
   }
-}
-
-/** The processes `pid` started that still run (or are not reaped yet); empty without procfs. */
-export function childProcessesOf(pid: number | 'self'): number[] {
-  let tasks: string[];
-  try {
-    tasks = fs.readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return [];
-  }
-  return tasks.flatMap((task) => {
-    try {
-      const listed = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
-      return listed === '' ? [] : listed.split(' ').map(Number);
-    } catch {
-      return []; // the thread ended meanwhile
-    }
-  });
 }
 
 /**

@@ -5,7 +5,7 @@
  * and every earlier row, so the bench samples VmRSS while the row it reports runs.
  */
 import fs from 'node:fs';
-import { childProcessesOf } from './cpu.ts';
+import { childProcessesOf } from '../src/jobs/job-priority.ts';
 
 /** Resident set size of the service under load at most, in bytes (issue 10, item 4). */
 export const RSS_GOAL_BYTES = 300 * 1_000_000;

@@ -62,30 +62,38 @@ export function lowerProcessPriority(nice: number): number | null {
 }
 
 /** Lowers the threads of process `pid` and of its descendants; returns how many. */
-function lowerTasksOf(pid: string, nice: number): number {
+function lowerTasksOf(pid: number | 'self', nice: number): number {
   let lowered = 0;
-  let tasks: string[];
-  try {
-    tasks = fs.readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return 0; // the process ended meanwhile
-  }
-  for (const task of tasks) {
+  for (const task of threadsOf(pid)) {
     // A thread may end between the listing and the call: it needs no priority then.
-    if (lowerTo(Number(task), nice)) lowered++;
-    for (const child of childrenOf(pid, task)) lowered += lowerTasksOf(child, nice);
+    if (lowerTo(task, nice)) lowered++;
   }
+  for (const child of childProcessesOf(pid)) lowered += lowerTasksOf(child, nice);
   return lowered;
 }
 
-/** The processes thread `task` of process `pid` started (empty when the kernel does not say). */
-function childrenOf(pid: string, task: string): string[] {
+/** The thread ids of process `pid` (empty once it has ended, or without procfs). */
+function threadsOf(pid: number | 'self'): number[] {
   try {
-    const listed = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
-    return listed === '' ? [] : listed.split(' ');
+    return fs.readdirSync(`/proc/${pid}/task`).map(Number);
   } catch {
     return [];
   }
+}
+
+/**
+ * The processes that the threads of process `pid` started and that still run (or are not
+ * reaped yet), by pid; empty when the kernel does not say (no procfs, the process ended).
+ */
+export function childProcessesOf(pid: number | 'self'): number[] {
+  return threadsOf(pid).flatMap((task) => {
+    try {
+      const listed = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+      return listed === '' ? [] : listed.split(' ').map(Number);
+    } catch {
+      return []; // the thread ended meanwhile
+    }
+  });
 }
 
 /** JOB_NICE's default, as src/config.ts declares it (a test holds the two equal). */

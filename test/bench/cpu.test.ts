@@ -4,13 +4,13 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import readline from 'node:readline';
 import {
-  childProcessesOf,
   microsPerRequest,
   parseProcStat,
   perCpuSecond,
   readProcessCpu,
   startCpuMeter,
 } from '../../bench/cpu.ts';
+import { childProcessesOf } from '../../src/jobs/job-priority.ts';
 
 // pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime …
 const STAT = '4242 (node) S 1 4242 4242 0 -1 4194560 9000 0 0 0 150 30 700 25 20 0 11 0 1234 0 0';

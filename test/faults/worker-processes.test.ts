@@ -6,26 +6,20 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { childProcessesOf } from '../../src/jobs/job-priority.ts';
 import { startServer } from './fault-helpers.ts';
 
 const linux = fs.existsSync('/proc/self/task');
 
 /** The ingest worker processes process `pid` started (by their command line). */
-function ingestWorkersOf(pid: number): number[] {
-  return fs
-    .readdirSync(`/proc/${pid}/task`)
-    .flatMap((task) =>
-      fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(' '),
-    )
-    .filter((child) => child !== '')
-    .map(Number)
-    .filter((child) => {
-      try {
-        return fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('prepare-child');
-      } catch {
-        return false; // ended meanwhile
-      }
-    });
+function workerProcessesOf(pid: number): number[] {
+  return childProcessesOf(pid).filter((child) => {
+    try {
+      return fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('prepare-child');
+    } catch {
+      return false; // ended meanwhile
+    }
+  });
 }
 
 /** True once process `pid` has ended (gone, or a zombie waiting to be reaped). */
@@ -48,7 +42,7 @@ for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
       const server = await startServer({ INGEST_WORKERS: '2' });
       try {
         await server.waitFor(/is serving/, 30_000);
-        const workers = ingestWorkersOf(server.child.pid!);
+        const workers = workerProcessesOf(server.child.pid!);
         assert.equal(workers.length, 2, 'INGEST_WORKERS processes, started with the service');
         server.child.kill(signal);
         await server.exited;

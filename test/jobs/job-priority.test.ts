@@ -10,7 +10,7 @@ import { JOBS, findJob } from '../../src/jobs/index.ts';
 import { JOB_NAMES } from '../../src/jobs/job-names.ts';
 import { buildProgram } from '../../src/cli/program.ts';
 import { threadRunner } from '../../src/jobs/job-thread-runner.ts';
-import { jobNiceOf } from '../../src/jobs/job-priority.ts';
+import { childProcessesOf, jobNiceOf } from '../../src/jobs/job-priority.ts';
 import { runCliIn } from '../helpers/cli.ts';
 import { openPreparePool } from '../../src/ingest/prepare-pool.ts';
 import { openStore } from '../../src/store/store.ts';
@@ -100,21 +100,6 @@ test(
   },
 );
 
-/** The processes this process started, by pid (Linux). */
-function childProcesses(): number[] {
-  return fs
-    .readdirSync('/proc/self/task')
-    .flatMap((task) => {
-      try {
-        return fs.readFileSync(`/proc/self/task/${task}/children`, 'utf8').trim().split(' ');
-      } catch {
-        return [];
-      }
-    })
-    .filter((pid) => pid !== '')
-    .map(Number);
-}
-
 /** Niceness of every thread of process `pid`. */
 function processNiceness(pid: number): number[] {
   return fs.readdirSync(`/proc/${pid}/task`).map((task) => os.getPriority(Number(task)));
@@ -129,7 +114,7 @@ test(
       assert.equal(config.ingestNice, 14);
       const mainBefore = os.getPriority();
       const before = threadNiceness();
-      const childrenBefore = new Set(childProcesses());
+      const childrenBefore = new Set(childProcessesOf('self'));
       const pool = openPreparePool(1, config, config.ingestNice, { config }, 'process');
       try {
         // Not a match: its bytes come back to be ingested here, once the worker has started.
@@ -140,7 +125,7 @@ test(
           Buffer.from(outcome.kind === 'other' ? outcome.source! : []).toString(),
           source.toString(),
         );
-        const started = childProcesses().filter((pid) => !childrenBefore.has(pid));
+        const started = childProcessesOf('self').filter((pid) => !childrenBefore.has(pid));
         assert.equal(started.length, 1, 'one worker process');
         const niceness = processNiceness(started[0]!);
         // Node's own threads (V8's compiler and collector helpers, libuv's) as well as its main.
@@ -151,7 +136,7 @@ test(
       } finally {
         await pool.close();
       }
-      const left = childProcesses().filter((pid) => !childrenBefore.has(pid));
+      const left = childProcessesOf('self').filter((pid) => !childrenBefore.has(pid));
       assert.deepEqual(left, [], 'closing the pool ends its processes');
     });
   },
@@ -163,17 +148,17 @@ test(
   async () => {
     await withStore(async (dataDir) => {
       const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-      const childrenBefore = new Set(childProcesses());
+      const childrenBefore = new Set(childProcessesOf('self'));
       const pool = openPreparePool(1, config, 0, { config }, 'process');
       const task = () => ({ source: Buffer.from('{"data":{}}'), now: Date.now() });
       try {
         assert.equal((await pool.prepare(task())).kind, 'other');
-        const [first] = childProcesses().filter((pid) => !childrenBefore.has(pid));
+        const [first] = childProcessesOf('self').filter((pid) => !childrenBefore.has(pid));
         const held = pool.prepare(task());
         process.kill(first!, 'SIGKILL');
         await assert.rejects(held, /an ingest worker process stopped \(SIGKILL\)/);
         assert.equal((await pool.prepare(task())).kind, 'other');
-        const now = childProcesses().filter((pid) => !childrenBefore.has(pid));
+        const now = childProcessesOf('self').filter((pid) => !childrenBefore.has(pid));
         assert.equal(now.length, 1);
         assert.notEqual(now[0], first, 'a new process');
       } finally {
