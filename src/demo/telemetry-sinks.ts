@@ -5,33 +5,13 @@
  */
 import type { TelemetryEventInput } from '../ingest/match-input.ts';
 import { joinJsonTexts } from '../ingest/telemetry-file.ts';
-
-/**
- * The events ingest reads from a match's telemetry (its mastery tally, ingest's
- * `mastery-telemetry.ts`): the only ones a file written as text keeps as objects.
- */
-export const EVENTS_INGEST_READS: ReadonlySet<string> = new Set([
-  'LogPlayerTakeDamage',
-  'LogPlayerMakeGroggy',
-  'LogPlayerKillV2',
-  'LogPlayerKill',
-  'LogHeal',
-  'LogPlayerRevive',
-  'LogPlayerUseFlareGun',
-  'LogPlayerUseThrowable',
-  'LogItemPickup',
-  'LogItemPickupFromLootBox',
-  'LogItemPickupFromCarepackage',
-  'LogItemPickupFromVehicleTrunk',
-  'LogItemPickupFromCustomPackage',
-  'LogParachuteLanding',
-]);
+import { TALLIED_EVENT_TYPES } from '../ingest/mastery-telemetry.ts';
 
 /** A match's telemetry file as the demo's load hands it to ingest. */
 export interface TelemetryText {
   /** The file: `JSON.stringify` of every event in file order, byte for byte. */
   json: Buffer;
-  /** The events of the kinds in EVENTS_INGEST_READS, in file order. */
+  /** The events of the kinds in TALLIED_EVENT_TYPES, in file order. */
   events: TelemetryEventInput[];
 }
 
@@ -65,7 +45,7 @@ export class EventTexts {
     const text = JSON.stringify(event);
     this.texts.push(text);
     this.bytes += Buffer.byteLength(text);
-    this.events.push(EVENTS_INGEST_READS.has(event._T) ? event : null);
+    this.events.push(TALLIED_EVENT_TYPES.has(event._T) ? event : null);
   }
 
   /**

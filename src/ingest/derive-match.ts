@@ -35,6 +35,8 @@ export interface MatchTelemetryOptions {
    * bytes, never serialized again.
    */
   source?: Buffer;
+  /** The inline events' bytes in `source`, when they have been found already (splitTelemetry). */
+  eventsText?: Buffer;
 }
 
 /** A match's rendered documents (canonical, and recorded when it came as one) and mastery rows. */
@@ -49,14 +51,14 @@ export interface DerivedMatch {
  */
 export async function matchTelemetryFile(
   inline: unknown[] | undefined,
-  { telemetry: given, source }: MatchTelemetryOptions,
+  { telemetry: given, source, eventsText }: MatchTelemetryOptions,
   config: Pick<Config, 'ingestMaxBytes'>,
 ): Promise<TelemetryFile | undefined> {
   if (inline !== undefined && given !== undefined) {
     throw new IngestError('telemetry', 'given twice: inline events and a telemetry file');
   }
   if (inline !== undefined) {
-    const text = source === undefined ? null : inlineTelemetryText(source);
+    const text = eventsText ?? (source === undefined ? null : inlineTelemetryText(source));
     return text === null ? telemetryFileOfEvents(inline) : telemetryFileOfText(text, inline);
   }
   if (given === undefined || !Buffer.isBuffer(given)) return given;

@@ -20,6 +20,28 @@ import {
 
 export type { MatchTelemetry, PlayerTelemetry };
 
+/**
+ * The event types the tally reads (the cases of its switch): all a match's events of other
+ * types can be left out of what it is given, unparsed (telemetry-scan.ts) or not kept as objects
+ * (the demo's telemetry sinks), with the same result.
+ */
+export const TALLIED_EVENT_TYPES: ReadonlySet<string> = new Set([
+  'LogPlayerTakeDamage',
+  'LogPlayerMakeGroggy',
+  'LogPlayerKillV2',
+  'LogPlayerKill',
+  'LogHeal',
+  'LogPlayerRevive',
+  'LogPlayerUseFlareGun',
+  'LogPlayerUseThrowable',
+  'LogItemPickup',
+  'LogItemPickupFromLootBox',
+  'LogItemPickupFromCarepackage',
+  'LogItemPickupFromVehicleTrunk',
+  'LogItemPickupFromCustomPackage',
+  'LogParachuteLanding',
+]);
+
 /** Reads a match's events once for the players in `tracked` (account ids of counted humans). */
 export function tallyMatchTelemetry(
   events: readonly unknown[],

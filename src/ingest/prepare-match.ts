@@ -16,6 +16,9 @@ import type { IngestResult } from './ingest-deps.ts';
 import { BlobStoreUnavailableError } from '../blobs/blob-store.ts';
 import { StoreUnavailableError, isStoreUnavailable } from '../store/store-errors.ts';
 import { validateMatchInput, type SchemaAssertion, type ValidMatch } from './validate-match.ts';
+import { TALLIED_EVENT_TYPES } from './mastery-telemetry.ts';
+import { eventTypes, keptEventsJson } from './telemetry-scan.ts';
+import { splitTelemetry } from './telemetry-text.ts';
 
 /** The settings preparing a match reads. */
 export type PrepareConfig = Pick<
@@ -81,8 +84,9 @@ export async function prepareMatch(
 ): Promise<PrepareOutcome> {
   const source = Buffer.from(task.source.buffer, task.source.byteOffset, task.source.byteLength);
   let content: unknown;
+  let eventsText: Buffer | undefined;
   try {
-    content = JSON.parse(source.toString('utf8'));
+    ({ content, eventsText } = parseMatchText(source));
   } catch {
     return { kind: 'other' };
   }
@@ -93,7 +97,7 @@ export async function prepareMatch(
     const telemetry = task.telemetry && bufferOf(task.telemetry);
     const file = await matchTelemetryFile(
       match.input.telemetry,
-      { source, ...(telemetry ? { telemetry } : {}) },
+      { source, ...(telemetry ? { telemetry } : {}), ...(eventsText ? { eventsText } : {}) },
       config,
     );
     const derived = await deriveMatch(match, file, null, config);
@@ -113,6 +117,27 @@ export async function prepareMatch(
     };
   }
 }
+
+/**
+ * The input parsed, its inline telemetry read by splitTelemetry when it has any: then only the
+ * events the mastery tally reads are parsed, and `telemetry` holds just those (every event was
+ * checked as the schema would, and is stored from `eventsText`, the array's bytes). Anything
+ * splitTelemetry cannot take is parsed whole, as JSON.parse would; throws what JSON.parse throws.
+ */
+function parseMatchText(source: Buffer): { content: unknown; eventsText?: Buffer } {
+  const split = splitTelemetry(source, TALLIED_EVENTS);
+  if (split === null) return { content: JSON.parse(source.toString('utf8')) };
+  const content: unknown = JSON.parse(split.rest);
+  if (typeof content !== 'object' || content === null || Array.isArray(content)) {
+    return { content };
+  }
+  (content as { telemetry: unknown }).telemetry = JSON.parse(
+    keptEventsJson(source, split.scanned).toString('utf8'),
+  );
+  return { content, eventsText: split.events };
+}
+
+const TALLIED_EVENTS = eventTypes(TALLIED_EVENT_TYPES);
 
 /**
  * True for an object that can only be a match in the ingest format: recorded documents (`data`)

@@ -1,8 +1,10 @@
 /**
  * The exact bytes of the telemetry events a match carries inline, found in the JSON text the
- * match was parsed from, so that ingest stores them as they arrived instead of serializing the
- * parsed events again (serializing and encoding a 2 MB array costs more than parsing it).
+ * match comes as, so that ingest stores them as they arrived instead of serializing the parsed
+ * events again (serializing and encoding a 2 MB array costs more than parsing it) — and, from
+ * bytes not parsed yet, without parsing the events ingest does not read (splitTelemetry).
  */
+import { scanTelemetryEvents, type EventTypes, type ScannedEvents } from './telemetry-scan.ts';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -21,10 +23,55 @@ const KEY = Buffer.from('"telemetry"');
  * from; as JSON.parse does, the last of repeated members wins.
  */
 export function inlineTelemetryText(text: Buffer): Buffer | null {
+  const found = lastTelemetryArray(text, (start) => valueEnd(text, start) + 1);
+  return found === null ? null : text.subarray(found.start, found.end);
+}
+
+/** A match's inline telemetry read from its JSON text without parsing the events (splitTelemetry). */
+export interface SplitTelemetry {
+  /** The telemetry array's bytes (a view of the text). */
+  events: Buffer;
+  /** The rest of the input: its text with `[]` where the telemetry array was. */
+  rest: string;
+  /** The array as read: every event checked, those of the kept types noted. */
+  scanned: ScannedEvents;
+}
+
+/**
+ * The top-level `telemetry` array of a JSON object text, read and checked by
+ * scanTelemetryEvents, and the rest of the text, for the caller to parse apart: null when there
+ * is no such array, when it cannot be told for certain, or when the array breaks a rule the
+ * scan checks — the caller then parses the whole text, as it would without this. Unlike
+ * inlineTelemetryText, `text` need not have been parsed: whatever the rest holds, JSON.parse of
+ * `rest` says whether it is valid, and where it is, the telemetry member it has as `[]` is the
+ * one read here (the text before it is the same, and so read the same way).
+ */
+export function splitTelemetry(text: Buffer, keep: EventTypes): SplitTelemetry | null {
+  let scanned = null as ScannedEvents | null;
+  const found = lastTelemetryArray(text, (start) => {
+    scanned = scanTelemetryEvents(text, start, keep);
+    return scanned === null ? -1 : scanned.end;
+  });
+  if (found === null || scanned === null) return null;
+  // The last array read is the last telemetry member's: lastTelemetryArray reads them in order.
+  const rest =
+    text.toString('utf8', 0, found.start) + '[]' + text.toString('utf8', found.end, text.length);
+  return { events: text.subarray(found.start, found.end), rest, scanned };
+}
+
+/**
+ * Where the value of the last top-level `telemetry` member is, when it is an array: `readArray`
+ * reads each such array from its `[` and answers the index just past it (-1: give up). Other
+ * members' values are skipped by valueEnd.
+ */
+function lastTelemetryArray(
+  text: Buffer,
+  readArray: (start: number) => number,
+): { start: number; end: number } | null {
   let depth = 0;
   let expectKey = false;
   let isTelemetry = false;
-  let found: Buffer | null = null;
+  let found: { start: number; end: number } | null = null;
   for (let i = 0; i < text.length; i++) {
     const byte = text[i]!;
     if (byte === QUOTE) {
@@ -35,6 +82,8 @@ export function inlineTelemetryText(text: Buffer): Buffer | null {
           end + 1 - i === KEY.length && text.compare(KEY, 0, KEY.length, i, end + 1) === 0;
         expectKey = false;
       } else if (depth === 1) {
+        // A string value: of a telemetry member, it ends an earlier one's claim.
+        if (isTelemetry) found = null;
         isTelemetry = false;
       }
       i = end;
@@ -44,17 +93,25 @@ export function inlineTelemetryText(text: Buffer): Buffer | null {
         expectKey = byte === OPEN_OBJECT;
         continue;
       }
-      // A member's value: skipped whole, kept when it is the telemetry array.
-      const end = valueEnd(text, i);
-      if (isTelemetry && byte === OPEN_ARRAY) found = text.subarray(i, end + 1);
+      // A member's value: skipped whole, read when it is the telemetry array.
+      if (isTelemetry && byte === OPEN_ARRAY) {
+        const end = readArray(i);
+        if (end < 0) return null;
+        found = { start: i, end };
+        i = end - 1;
+      } else {
+        // A telemetry member that is not an array ends an earlier one's claim.
+        if (isTelemetry) found = null;
+        i = valueEnd(text, i);
+      }
       isTelemetry = false;
-      i = end;
     } else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
       depth--;
     } else if (depth === 1 && byte === COMMA) {
       expectKey = true;
     } else if (depth === 1 && byte !== COLON && byte > 0x20) {
-      // A scalar value (number, literal) ends the key it belongs to.
+      // A scalar value (number, literal, or a string: see above) ends the key it belongs to.
+      if (isTelemetry) found = null;
       isTelemetry = false;
     }
   }
