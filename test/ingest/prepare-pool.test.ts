@@ -15,7 +15,10 @@ import { StoreUnavailableError, isStoreUnavailable } from '../../src/store/store
 import { ingestMatch } from '../../src/ingest/ingest-match.ts';
 import { ingestMatchBytes } from '../../src/ingest/ingest-prepared.ts';
 import { openPreparePool } from '../../src/ingest/prepare-pool.ts';
-import { inlineTelemetryText } from '../../src/ingest/telemetry-text.ts';
+import { inlineTelemetryText, splitTelemetry } from '../../src/ingest/telemetry-text.ts';
+import { eventTypes } from '../../src/ingest/telemetry-scan.ts';
+import { TALLIED_EVENT_TYPES } from '../../src/ingest/mastery-telemetry.ts';
+import { generateDemo, MIN_SCALE } from '../../src/demo/generate-demo.ts';
 import type { MatchInput } from '../../src/ingest/match-input.ts';
 import { testDatabases } from '../helpers/stores.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -188,6 +191,44 @@ for (const database of testDatabases) {
     }
   });
 }
+
+test('[sqlite] demo matches ingested from their bytes, only the events the tally reads parsed, store what ingestMatch stores', async () => {
+  const plan = generateDemo({ seed: 5, now: TEST_NOW, scale: MIN_SCALE });
+  const texts: Buffer[] = [];
+  for (const match of plan.matches()) {
+    if (match.telemetry === undefined) continue;
+    texts.push(Buffer.from(JSON.stringify(match)));
+    if (texts.length === 3) break;
+  }
+  // The bytes path reads these without parsing their other events.
+  for (const text of texts) assert.ok(splitTelemetry(text, eventTypes(TALLIED_EVENT_TYPES)));
+  const local = await openIngestContext(testDatabases[0]!);
+  const fromBytes = await openIngestContext(testDatabases[0]!);
+  try {
+    for (const text of texts) {
+      await ingestMatch(local.deps, JSON.parse(text.toString()), { source: text });
+      assert.equal((await ingestMatchBytes(fromBytes.deps, null, text))?.status, 'ingested');
+    }
+    const stored = await dump(fromBytes);
+    assert.ok(stored.weapon_mastery!.length > 0 && stored.survival_mastery!.length > 0);
+    assert.deepEqual(stored, await dump(local));
+
+    // An event the schema refuses: the whole text is parsed, and refused as ingestMatch does.
+    const match = JSON.parse(texts[0]!.toString()) as MatchInput & { telemetry: { _T: string }[] };
+    match.id = '2b3b1f0e-8c55-4d3a-9a0e-5c6d7e8f9a10';
+    match.telemetry[40]!._T = 'Heal';
+    const bad = Buffer.from(JSON.stringify(match));
+    const inProcess = await ingestMatch(local.deps, match).catch((error: unknown) => error);
+    const refused = await ingestMatchBytes(fromBytes.deps, null, bad).catch((e: unknown) => e);
+    assert.ok(refused instanceof IngestError && inProcess instanceof IngestError);
+    assert.equal(refused.field, 'telemetry/40/_T');
+    assert.equal(refused.message, inProcess.message);
+    assert.deepEqual(await dump(fromBytes), stored);
+  } finally {
+    await local.close();
+    await fromBytes.close();
+  }
+});
 
 test('[sqlite] matches stored by a worker process, their bytes in buffers earlier ones used, are what ingestMatch stores', async () => {
   // 60–360 KB each, so that each spans many of the socket's chunks: larger and smaller in turn,
