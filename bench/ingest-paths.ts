@@ -1,6 +1,6 @@
 /**
  * The ways matches enter the store, each measured as CPU time of every process doing the work:
- * the library (`ingestMatch` in this process) and the demo (`gamedata demo`, which also
+ * the library (`ingestMatchBytes` in this process) and the demo (`gamedata demo`, which also
  * generates its matches) here, the CLI in ingest-cli.ts, HTTP in ingest-http.ts. A CLI child's
  * start (Node, tsx, migrations, and for `ingest` its worker threads) is measured on its own and
  * taken off.
@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../src/config.ts';
-import { ingestMatch } from '../src/ingest/ingest-match.ts';
+import { ingestMatchBytes } from '../src/ingest/ingest-prepared.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { dataDirEnv } from './bench-data.ts';
 import { exitOf, type ChildRegistry } from './children.ts';
@@ -32,8 +32,8 @@ export interface StartCost {
 }
 
 /**
- * `ingestMatch` in this process, one match after the other, from the input bytes (given as the
- * source of the parsed input, as the CLI and HTTP paths give them), each pass into a fresh store
+ * `ingestMatchBytes` in this process (no worker pool), one match after the other, from the input
+ * bytes, as the CLI and HTTP paths get them, each pass into a fresh store
  * under `dataDir`. `first`: the set into a fresh store, the first pass, which also pays V8
  * compiling the ingest code; `warm`: the cheaper of later passes that each ingest the warm-up
  * matches first, unmeasured, then the set — as the HTTP and CLI paths are measured warm: a store
@@ -60,10 +60,9 @@ const LIBRARY_PASSES = 3;
 async function libraryPass(set: MatchSet, dataDir: string, warmUp: boolean): Promise<PathCost> {
   const runtime = await openRuntime(loadConfig(dataDirEnv(dataDir)));
   const ingest = async (input: Buffer): Promise<boolean> => {
-    const result = await ingestMatch(runtime, JSON.parse(input.toString('utf8')), {
-      source: input,
-    });
-    return result.status === 'ingested';
+    // Null: not a match in the ingest format, which the set's files all are.
+    const result = await ingestMatchBytes(runtime, null, input);
+    return result?.status === 'ingested';
   };
   try {
     if (warmUp) for (const file of set.warmFiles) await ingest(fs.readFileSync(file));

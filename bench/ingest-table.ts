@@ -42,7 +42,7 @@ export function ingestTable(report: IngestReport): string {
     `${table}\n\n` +
     'Floor: JSON.parse of each input and one gzip of its telemetry, the cheapest pass of those made before each path and after the last (three each time, one on full-size telemetry after the first). ' +
     'Each path is shown warm — held to the goal, the cost per match of a process that has been ingesting for a while — and on its first pass, which also pays V8 compiling the ingest code. ' +
-    'Library: in this process, the matches into a fresh store, and the cheaper of two passes (one on full-size telemetry) that each ingest as many other matches of the same demo first, unmeasured (each pass into a fresh store). ' +
+    'Library: `ingestMatchBytes` in this process, the matches into a fresh store, and the cheaper of two passes (one on full-size telemetry) that each ingest as many other matches of the same demo first, unmeasured (each pass into a fresh store). ' +
     'HTTP: the same matches posted to a freshly started server, and to another one after it ingested as many other matches of the same demo. ' +
     'CLI (`gamedata ingest <dir>`, pinned like the servers): one run of the matches less the start measured apart, and warm the CPU of the process (every thread) between the lines reporting the last of as many other matches and the last of these, in a run that ingests those others first and a few more after (the cheaper of two runs, one on full-size telemetry); ' +
     '"CLI unpinned" is that warm window with the process free to use every core: its cores used says whether both work (on a shared machine, only as far as the other core is free). ' +

@@ -39,7 +39,11 @@ export interface TelemetryFile {
   gzip: Buffer;
   /** The file's JSON text (gunzipped when it came as gzip): what "the same file" compares. */
   plain: Buffer;
-  /** The parsed events, for ingest's own use (the region and map of recorded matches). */
+  /**
+   * The parsed events, for ingest's own use (the mastery tally; the region and map of recorded
+   * matches). Of events given inline in a match's bytes, only those of TALLIED_EVENT_TYPES
+   * (prepare-match.ts): the rest were checked but never parsed.
+   */
   events: unknown[];
 }
 
