@@ -17,7 +17,7 @@ import { BlobStoreUnavailableError } from '../blobs/blob-store.ts';
 import { StoreUnavailableError, isStoreUnavailable } from '../store/store-errors.ts';
 import { validateMatchInput, type SchemaAssertion, type ValidMatch } from './validate-match.ts';
 import { TALLIED_EVENT_TYPES } from './mastery-telemetry.ts';
-import { eventTypes, keptEventsJson } from './telemetry-scan.ts';
+import { eventTypes, parseKeptEvents } from './telemetry-scan.ts';
 import { splitTelemetry } from './telemetry-text.ts';
 
 /** The settings preparing a match reads. */
@@ -131,9 +131,7 @@ function parseMatchText(source: Buffer): { content: unknown; eventsText?: Buffer
   if (typeof content !== 'object' || content === null || Array.isArray(content)) {
     return { content };
   }
-  (content as { telemetry: unknown }).telemetry = JSON.parse(
-    keptEventsJson(source, split.scanned).toString('utf8'),
-  );
+  (content as { telemetry: unknown }).telemetry = parseKeptEvents(source, split.scanned);
   return { content, eventsText: split.events };
 }
 

@@ -141,22 +141,46 @@ export function scanTelemetryEvents(
   }
 }
 
-/** The kept events as one JSON array text (their bytes, comma-separated). */
-export function keptEventsJson(text: Uint8Array, scanned: ScannedEvents): Buffer {
+/**
+ * The kept events, parsed. They are parsed in batches of up to BATCH_BYTES of text, each copied
+ * into one buffer kept for this and copied out of it as a string: a string that large stays in
+ * V8's young generation, whose pages are in use already, where the text of every kept event at
+ * once (about 1 MB a default match) would get pages of its own, each faulted in anew.
+ */
+export function parseKeptEvents(text: Uint8Array, scanned: ScannedEvents): unknown[] {
   const { kept } = scanned;
-  let bytes = 2;
-  for (let k = 0; k < kept.length; k += 2) bytes += kept[k + 1]! - kept[k]! + 1;
-  const json = Buffer.allocUnsafe(kept.length === 0 ? 2 : bytes - 1);
   const source = Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+  const events: unknown[] = [];
   let at = 0;
-  json[at++] = OPEN_ARRAY;
+  const flush = (): void => {
+    if (at === 0) return;
+    batch[at] = CLOSE_ARRAY;
+    for (const event of JSON.parse(batch.toString('utf8', 0, at + 1)) as unknown[]) {
+      events.push(event);
+    }
+    at = 0;
+  };
   for (let k = 0; k < kept.length; k += 2) {
-    if (k > 0) json[at++] = COMMA;
-    at += source.copy(json, at, kept[k]!, kept[k + 1]!);
+    const start = kept[k]!;
+    const end = kept[k + 1]!;
+    // Room for a comma or the opening bracket before it, and the closing one after.
+    if (at + 2 + end - start > batch.length) {
+      flush();
+      if (2 + end - start > batch.length) {
+        events.push(JSON.parse(source.toString('utf8', start, end)));
+        continue;
+      }
+    }
+    batch[at] = at === 0 ? OPEN_ARRAY : COMMA;
+    at += 1 + source.copy(batch, at + 1, start, end);
   }
-  json[at] = CLOSE_ARRAY;
-  return json;
+  flush();
+  return events;
 }
+
+/** Text of kept events parsed at once; under V8's largest object outside its large-object space. */
+const BATCH_BYTES = 96 * 1024;
+const batch = Buffer.allocUnsafeSlow(BATCH_BYTES);
 
 /** Index just past the JSON value starting at `start`, or -1 when it is not one. */
 function valueEnd(text: Uint8Array, start: number): number {

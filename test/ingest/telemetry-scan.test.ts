@@ -5,7 +5,7 @@ import { TALLIED_EVENT_TYPES, tallyMatchTelemetry } from '../../src/ingest/maste
 import { TelemetryEventInput } from '../../src/ingest/match-input.ts';
 import {
   eventTypes,
-  keptEventsJson,
+  parseKeptEvents,
   scanTelemetryEvents,
 } from '../../src/ingest/telemetry-scan.ts';
 import { splitTelemetry } from '../../src/ingest/telemetry-text.ts';
@@ -34,7 +34,7 @@ function scanned(text: string): unknown[] | null {
   assert.equal(result.end, bytes.length, `the whole of ${text}`);
   const events = reference(text)!;
   assert.equal(result.count, events.length);
-  return JSON.parse(keptEventsJson(bytes, result).toString()) as unknown[];
+  return parseKeptEvents(bytes, result);
 }
 
 const kept = (events: unknown[]): unknown[] =>
@@ -93,6 +93,20 @@ test('a telemetry array is taken as JSON.parse and the event schema take it, its
     assert.equal(reference(text), null, `invalid: ${text}`);
     assert.equal(scanned(text), null, text);
   }
+});
+
+test('kept events are parsed in batches: across their bounds, and one larger than a batch alone', () => {
+  const event = (i: number, bytes: number): string =>
+    `{"_T":"${i % 3 === 0 ? 'LogPlayerPosition' : 'LogHeal'}",${D},"i":${i},"pad":"${'x'.repeat(bytes)}"}`;
+  const texts = Array.from({ length: 600 }, (_, i) => event(i, 300 + ((i * 37) % 900)));
+  texts.splice(250, 0, event(1000, 300_000));
+  const text = `[${texts.join(',')}]`;
+  const events = reference(text)!;
+  const parsed = scanned(text)!;
+  assert.equal(parsed.length, kept(events).length);
+  assert.deepEqual(parsed, kept(events));
+  // Parsed again from the same batch buffer: the first read left nothing behind.
+  assert.deepEqual(scanned(`[${event(1, 10)}]`), [JSON.parse(event(1, 10))]);
 });
 
 test('what the scan cannot tell for certain is left to JSON.parse, valid or not', () => {
