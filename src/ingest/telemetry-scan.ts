@@ -182,10 +182,14 @@ export function parseKeptEvents(text: Uint8Array, scanned: ScannedEvents): unkno
 const BATCH_BYTES = 96 * 1024;
 const batch = Buffer.allocUnsafeSlow(BATCH_BYTES);
 
+/** valueEnd's stack of open containers, one for all (it holds nothing between calls). */
+const containers = new Uint8Array(MAX_DEPTH);
+
 /** Index just past the JSON value starting at `start`, or -1 when it is not one. */
 function valueEnd(text: Uint8Array, start: number): number {
-  // Open containers, innermost last: true for an object, false for an array.
-  const objects: boolean[] = [];
+  // Open containers, innermost last: 1 for an object, 0 for an array.
+  const objects = containers;
+  let depth = 0;
   let i = start;
   value: for (;;) {
     const byte = text[i];
@@ -198,8 +202,8 @@ function valueEnd(text: Uint8Array, start: number): number {
       if (text[i] === (isObject ? CLOSE_OBJECT : CLOSE_ARRAY)) {
         i++;
       } else {
-        if (objects.length === MAX_DEPTH) return -1;
-        objects.push(isObject);
+        if (depth === MAX_DEPTH) return -1;
+        objects[depth++] = isObject ? 1 : 0;
         if (isObject) {
           i = memberValueStart(text, i);
           if (i < 0) return -1;
@@ -223,10 +227,9 @@ function valueEnd(text: Uint8Array, start: number): number {
     }
     // After a value: the next one of its container, or the container's end.
     for (;;) {
-      const depth = objects.length;
       if (depth === 0) return i;
       i = skipSpace(text, i);
-      const isObject = objects[depth - 1]!;
+      const isObject = objects[depth - 1] === 1;
       const next = text[i];
       if (next === COMMA) {
         i = skipSpace(text, i + 1);
@@ -237,7 +240,7 @@ function valueEnd(text: Uint8Array, start: number): number {
         continue value;
       }
       if (next !== (isObject ? CLOSE_OBJECT : CLOSE_ARRAY)) return -1;
-      objects.pop();
+      depth--;
       i++;
     }
   }
@@ -256,28 +259,39 @@ function memberValueStart(text: Uint8Array, start: number): number {
 /**
  * Index just past the string whose quote is at `start`, or -1 when it is not a JSON string:
  * unescaped control characters and unknown escapes are refused; bytes beyond ASCII are taken as
- * they are (decoding makes any of them characters a string may hold).
+ * they are (decoding makes any of them characters a string may hold). One table lookup a byte
+ * tells the bytes that need a second look (PLAIN), which is what most of a telemetry file is.
  */
 function stringEnd(text: Uint8Array, start: number): number {
   const length = text.length;
-  for (let i = start + 1; i < length; i++) {
+  let i = start + 1;
+  for (;;) {
+    while (i < length && PLAIN[text[i]!] === 1) i++;
+    if (i >= length) return -1;
     const byte = text[i]!;
     if (byte === QUOTE) return i + 1;
-    if (byte === BACKSLASH) {
-      const escaped = text[++i];
-      if (escaped === 0x75) {
-        if (!isHex(text[i + 1]) || !isHex(text[i + 2]) || !isHex(text[i + 3])) return -1;
-        if (!isHex(text[i + 4])) return -1;
-        i += 4;
-      } else if (escaped === undefined || !SIMPLE_ESCAPES[escaped]) {
-        return -1;
-      }
-    } else if (byte < SPACE) {
+    if (byte !== BACKSLASH) return -1;
+    const escaped = text[i + 1];
+    if (escaped === 0x75) {
+      if (!isHex(text[i + 2]) || !isHex(text[i + 3]) || !isHex(text[i + 4])) return -1;
+      if (!isHex(text[i + 5])) return -1;
+      i += 6;
+    } else if (escaped !== undefined && SIMPLE_ESCAPES[escaped]) {
+      i += 2;
+    } else {
       return -1;
     }
   }
-  return -1;
 }
+
+/** 1 for the bytes a string holds as they are: all but control characters, `"` and `\\`. */
+const PLAIN = (() => {
+  const table = new Uint8Array(256).fill(1);
+  for (let byte = 0; byte < SPACE; byte++) table[byte] = 0;
+  table[QUOTE] = 0;
+  table[BACKSLASH] = 0;
+  return table;
+})();
 
 /** stringEnd for a string that must have no escapes (keys of an event, `_T`, `_D`); else -1. */
 function plainStringEnd(text: Uint8Array, start: number): number {
@@ -318,7 +332,6 @@ function skipSpace(text: Uint8Array, start: number): number {
     i++;
   }
 }
-
 /** `_T` as the schema wants it: `Log` then one or more ASCII letters and digits. */
 function isEventType(text: Uint8Array, start: number, end: number): boolean {
   if (start < 0 || end - start <= LOG.length || !matches(text, start, LOG)) return false;
