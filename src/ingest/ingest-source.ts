@@ -13,7 +13,9 @@ import path from 'node:path';
 import type { IngestDeps, IngestResult } from './ingest-deps.ts';
 import { ingestContent, matchIdOf } from './ingest-content.ts';
 import { ingestEntity, isEntityItem, type EntityResult } from './ingest-entity.ts';
-import { ingestFilesPooled, type PooledResult } from './pooled-files.ts';
+import { ingestFilesPooled, storeOutcome, type PooledResult } from './pooled-files.ts';
+import { assertMatchInputSchema } from './match-input-check.ts';
+import { prepareMatch } from './prepare-match.ts';
 import type { PreparePool } from './prepare-pool.ts';
 import { isRecordedMatchDocument } from './recorded-match.ts';
 import { MATCH_FILE, decode, itemTexts, readStream, siblingTelemetry } from './source-files.ts';
@@ -110,9 +112,43 @@ async function ingestFile(
   report: (result: IngestSourceResult) => void,
 ): Promise<void> {
   let raw: Buffer;
-  let content: unknown;
   try {
     raw = decode(await read());
+  } catch (error) {
+    report({
+      source,
+      status: 'error',
+      message: `not a readable file: ${(error as Error).message}`,
+    });
+    return;
+  }
+  const telemetry = telemetryFile ?? (source === 'stdin' ? null : await siblingTelemetry(source));
+  let telemetryBytes: Buffer | undefined;
+  try {
+    telemetryBytes = telemetry === null ? undefined : await fs.readFile(telemetry);
+  } catch (error) {
+    report({ source, status: 'error', message: (error as Error).message });
+    return;
+  }
+  // A match in the ingest format is prepared from its bytes, as the pool's workers prepare it
+  // (its telemetry events scanned, not parsed, but those the mastery tally reads).
+  const outcome = await prepareMatch(
+    {
+      source: raw,
+      ...(telemetryBytes ? { telemetry: telemetryBytes } : {}),
+      now: deps.clock.now(),
+    },
+    deps.config,
+    assertMatchInputSchema,
+  );
+  const prepared = await storeOutcome(deps, outcome);
+  if (prepared !== null) {
+    report({ source, ...prepared });
+    return;
+  }
+
+  let content: unknown;
+  try {
     content = JSON.parse(raw.toString('utf8'));
   } catch (error) {
     report({
@@ -139,14 +175,6 @@ async function ingestFile(
         }),
       );
     }
-    return;
-  }
-  const telemetry = telemetryFile ?? (source === 'stdin' ? null : await siblingTelemetry(source));
-  let telemetryBytes: Buffer | undefined;
-  try {
-    telemetryBytes = telemetry === null ? undefined : await fs.readFile(telemetry);
-  } catch (error) {
-    report({ source, status: 'error', message: (error as Error).message });
     return;
   }
   report(

@@ -40,7 +40,7 @@ export async function ingestFilesPooled(
   for (const file of files) {
     const outcome = await pending.shift()!;
     fill();
-    const result = await store(deps, outcome);
+    const result = await storeOutcome(deps, outcome);
     if (result === null) await fallback(file);
     else report(file, result);
   }
@@ -62,7 +62,11 @@ async function prepare(deps: IngestDeps, pool: PreparePool, file: string): Promi
   }
 }
 
-async function store(deps: IngestDeps, outcome: PrepareOutcome): Promise<PooledResult> {
+/** Stores a prepared match as a file's result; null when it is not one for the pool to store. */
+export async function storeOutcome(
+  deps: IngestDeps,
+  outcome: PrepareOutcome,
+): Promise<PooledResult> {
   if (outcome.kind === 'other') return null;
   const matchId =
     outcome.kind === 'prepared'

@@ -14,6 +14,7 @@ import { BlobStoreUnavailableError } from '../../src/blobs/blob-store.ts';
 import { StoreUnavailableError, isStoreUnavailable } from '../../src/store/store-errors.ts';
 import { ingestMatch } from '../../src/ingest/ingest-match.ts';
 import { ingestMatchBytes } from '../../src/ingest/ingest-prepared.ts';
+import { ingestPath } from '../../src/ingest/ingest-source.ts';
 import { openPreparePool } from '../../src/ingest/prepare-pool.ts';
 import { inlineTelemetryText, splitTelemetry } from '../../src/ingest/telemetry-text.ts';
 import { eventTypes } from '../../src/ingest/telemetry-scan.ts';
@@ -204,14 +205,24 @@ test('[sqlite] demo matches ingested from their bytes, only the events the tally
   for (const text of texts) assert.ok(splitTelemetry(text, eventTypes(TALLIED_EVENT_TYPES)));
   const local = await openIngestContext(testDatabases[0]!);
   const fromBytes = await openIngestContext(testDatabases[0]!);
+  const fromFiles = await openIngestContext(testDatabases[0]!);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-demo-files-'));
   try {
-    for (const text of texts) {
+    for (const [i, text] of texts.entries()) {
       await ingestMatch(local.deps, JSON.parse(text.toString()), { source: text });
       assert.equal((await ingestMatchBytes(fromBytes.deps, null, text))?.status, 'ingested');
+      fs.writeFileSync(path.join(dir, `match-${i}.json`), text);
     }
     const stored = await dump(fromBytes);
     assert.ok(stored.weapon_mastery!.length > 0 && stored.survival_mastery!.length > 0);
     assert.deepEqual(stored, await dump(local));
+    // `gamedata ingest <dir>` without worker threads (one core) takes the same path.
+    const results = await ingestPath(fromFiles.deps, dir);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      texts.map(() => 'ingested'),
+    );
+    assert.deepEqual(await dump(fromFiles), stored);
 
     // An event the schema refuses: the whole text is parsed, and refused as ingestMatch does.
     const match = JSON.parse(texts[0]!.toString()) as MatchInput & { telemetry: { _T: string }[] };
@@ -227,6 +238,8 @@ test('[sqlite] demo matches ingested from their bytes, only the events the tally
   } finally {
     await local.close();
     await fromBytes.close();
+    await fromFiles.close();
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });
 
