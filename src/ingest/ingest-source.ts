@@ -118,7 +118,7 @@ async function ingestFile(
     report({
       source,
       status: 'error',
-      message: `not a readable file: ${(error as Error).message}`,
+      message: `not a readable JSON file: ${(error as Error).message}`,
     });
     return;
   }
@@ -131,20 +131,23 @@ async function ingestFile(
     return;
   }
   // A match in the ingest format is prepared from its bytes, as the pool's workers prepare it
-  // (its telemetry events scanned, not parsed, but those the mastery tally reads).
-  const outcome = await prepareMatch(
-    {
-      source: raw,
-      ...(telemetryBytes ? { telemetry: telemetryBytes } : {}),
-      now: deps.clock.now(),
-    },
-    deps.config,
-    assertMatchInputSchema,
-  );
-  const prepared = await storeOutcome(deps, outcome);
-  if (prepared !== null) {
-    report({ source, ...prepared });
-    return;
+  // (its telemetry events scanned, not parsed, but those the mastery tally reads). An array of
+  // items is not one, and is parsed once, below.
+  if (isObjectText(raw)) {
+    const outcome = await prepareMatch(
+      {
+        source: raw,
+        ...(telemetryBytes ? { telemetry: telemetryBytes } : {}),
+        now: deps.clock.now(),
+      },
+      deps.config,
+      assertMatchInputSchema,
+    );
+    const prepared = await storeOutcome(deps, outcome);
+    if (prepared !== null) {
+      report({ source, ...prepared });
+      return;
+    }
   }
 
   let content: unknown;
@@ -184,6 +187,14 @@ async function ingestFile(
       ...(options.region ? { region: options.region } : {}),
     }),
   );
+}
+
+/** True when the JSON text's first byte past leading white space opens an object. */
+function isObjectText(bytes: Buffer): boolean {
+  for (const byte of bytes) {
+    if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) return byte === 0x7b;
+  }
+  return false;
 }
 
 async function ingestOne(
