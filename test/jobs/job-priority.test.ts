@@ -154,7 +154,10 @@ test(
       try {
         assert.equal((await pool.prepare(task())).kind, 'other');
         const [first] = childProcessesOf('self').filter((pid) => !childrenBefore.has(pid));
-        const held = pool.prepare(task());
+        // Bytes that take the process tens of ms to receive and read, so that it still holds
+        // them when it is killed: a small task could be answered before the signal lands.
+        const large = Buffer.from(`{"data":"${'x'.repeat(32 * 1_048_576)}"}`);
+        const held = pool.prepare({ source: large, now: Date.now() });
         process.kill(first!, 'SIGKILL');
         await assert.rejects(held, /an ingest worker process stopped \(SIGKILL\)/);
         assert.equal((await pool.prepare(task())).kind, 'other');
