@@ -3,7 +3,8 @@
  * indexes apart), so that redundant copies show: SQLite through its `dbstat` table, PostgreSQL
  * (with `--database-url`: the demo is loaded and its jobs run in a database made for it and
  * dropped after)
- * through `pg_table_size` / `pg_indexes_size`. Telemetry files are counted apart.
+ * through `pg_table_size` / `pg_indexes_size`, as loaded and after `VACUUM (FULL)`. Telemetry
+ * files are counted apart.
  *
  * The only SQL outside src/store/: catalogue queries of each database about itself, which the
  * service has no use for.
@@ -29,6 +30,12 @@ export interface TableSize {
 
 export interface StoreSize {
   database: 'SQLite' | 'PostgreSQL';
+  /**
+   * How the tables stood when measured, for PostgreSQL: right after the load (with whether
+   * autovacuum runs, since without it every upsert's old row versions and index entries stay),
+   * and after `VACUUM (FULL)`, which rewrites each table and index with its live rows only.
+   */
+  state?: string;
   matches: number;
   players: number;
   tables: TableSize[];
@@ -65,6 +72,27 @@ export function sqliteSize(file: string): TableSize[] {
   } finally {
     db.close();
   }
+}
+
+/**
+ * The PostgreSQL store as loaded and then compacted: ingest upserts a season aggregate and
+ * mastery rows for every participant of every match, and each upsert leaves the row's old
+ * version and, where an indexed column changed, old index entries behind until a vacuum. A
+ * deployment's autovacuum keeps that in check as it goes; a database without it (such as a
+ * test cluster) shows it all, so the size of the live rows is measured too.
+ */
+export async function postgresSizes(
+  client: pg.Client,
+): Promise<Array<{ state: string; tables: TableSize[] }>> {
+  const autovacuum = (await client.query<{ autovacuum: string }>('SHOW autovacuum')).rows[0]!
+    .autovacuum;
+  const loaded = await postgresSize(client);
+  // Outside any transaction, every table of the database (the bench made it for itself).
+  await client.query('VACUUM (FULL, ANALYZE)');
+  return [
+    { state: `as loaded, autovacuum ${autovacuum}`, tables: loaded },
+    { state: 'after VACUUM (FULL)', tables: await postgresSize(client) },
+  ];
 }
 
 /** PostgreSQL: every table of the connection's schema, with exact row counts. */
@@ -149,14 +177,17 @@ export async function measureStoreSize(
     const client = new pg.Client({ connectionString: url.toString() });
     await client.connect();
     try {
-      const tables = await postgresSize(client);
-      sizes.push({
-        database: 'PostgreSQL',
-        matches: rowsOf(tables, 'matches'),
-        players: rowsOf(tables, 'players'),
-        tables,
-        blobBytes: directoryBytes(path.join(dataDir, 'blobs')),
-      });
+      const blobs = directoryBytes(path.join(dataDir, 'blobs'));
+      for (const { state, tables } of await postgresSizes(client)) {
+        sizes.push({
+          database: 'PostgreSQL',
+          state,
+          matches: rowsOf(tables, 'matches'),
+          players: rowsOf(tables, 'players'),
+          tables,
+          blobBytes: blobs,
+        });
+      }
     } finally {
       await client.end();
     }
@@ -195,7 +226,8 @@ export function storeSizeTable(store: StoreSize): string {
     '',
   ]);
   return (
-    `${store.database}: ${count(store.matches)} matches, ${count(store.players)} players, ` +
+    `${store.database}${store.state === undefined ? '' : ` (${store.state})`}: ` +
+    `${count(store.matches)} matches, ${count(store.players)} players, ` +
     `${size(total)} in tables + ${size(store.blobBytes)} of telemetry files.\n\n` +
     markdownTable(['table', 'rows', 'data', 'indexes', 'per match', 'per player'], rows)
   );
