@@ -39,8 +39,9 @@ export async function attachTelemetryFile(
     if (!(await claimTelemetryKey(trx, match.id, key))) return false;
     const tags = await addLateTelemetryMastery(trx, deps.store, match.id, file.events);
     await deps.blobs.put(key, file.gzip);
-    await deleteRenderedDocuments(trx, match.id);
+    // Read first: the participants' stats may be kept in the documents about to be dropped.
     const record = await findMatchRecord(trx, match.id);
+    await deleteRenderedDocuments(trx, match.id);
     if (record !== null) {
       const recorded = await findRecordedDocument(trx, match.id);
       await saveMatchDocument(trx, await renderDocumentRow(record, variant, recorded));

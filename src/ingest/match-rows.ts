@@ -13,6 +13,7 @@ import {
 import { renderParticipantStats, type MatchRecord } from '../presenters/match-document.ts';
 import type { IngestedMatchRows, SeasonStatsAddition } from '../store/ingest-writes.ts';
 import type { MatchMasteryRows } from '../store/mastery-writes.ts';
+import { RECORDED_DOCUMENT, STATS_IN_DOCUMENT } from '../store/match-documents.ts';
 import type { MatchDocumentsTable } from '../store/schema.ts';
 import type { ValidMatch } from './validate-match.ts';
 import { rankedAdditions } from './ranked-results.ts';
@@ -73,6 +74,9 @@ export function ingestRows(
   },
 ): IngestedMatchRows {
   const { telemetryKey, documents, now } = extra;
+  // Rendered here, every document holds the participants' stats as their rows would: they are
+  // kept there only. A recorded match's rows keep their own (its documents are its bytes).
+  const statsInDocument = !documents.some((d) => d.variant === RECORDED_DOCUMENT);
   const m = match.input;
   const isCustom = m.isCustomMatch ? 1 : 0;
   const counted = countsTowardSeasonStats(m);
@@ -127,7 +131,7 @@ export function ingestRows(
       roster_id: match.rosterIds[p.rosterIndex]!,
       player_id: p.input.playerId,
       shard: p.platform,
-      stats: record.participants[position]!.statsJson,
+      stats: statsInDocument ? STATS_IN_DOCUMENT : record.participants[position]!.statsJson,
       position,
     })),
     players: humans.map((p) => ({

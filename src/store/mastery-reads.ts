@@ -14,6 +14,7 @@ import {
   type SurvivalMasteryTable,
   type WeaponMasteryTable,
 } from './mastery-tables.ts';
+import { participantStats } from './match-documents.ts';
 import type { Db } from './store.ts';
 
 /** A player's weapons on a platform: one career per weapon used, none before any. */
@@ -142,22 +143,23 @@ export async function findMasteryMatch(
       .execute(),
     db
       .selectFrom('participants')
-      .select(['player_id', 'shard', 'roster_id', 'stats'])
+      .select(['id', 'player_id', 'shard', 'roster_id', 'stats'])
       .where('match_id', '=', matchId)
       .execute(),
   ]);
   if (match === undefined) return null;
+  const stats = await participantStats(db, matchId, participants);
   return {
     id: match.id,
     createdAt: match.created_at,
     matchType: match.match_type,
     isCustom: match.is_custom === 1,
     rosters: rosters.map((r) => ({ id: r.id, teamId: r.team_id, rank: r.rank })),
-    participants: participants.map((p) => ({
+    participants: participants.map((p, i) => ({
       playerId: p.player_id,
       platform: p.shard,
       rosterId: p.roster_id,
-      stats: p.stats,
+      stats: stats[i]!,
     })),
   };
 }

@@ -127,7 +127,68 @@ export async function findRecordedDocument(db: Db, matchId: string): Promise<Buf
   return row === undefined ? null : gunzip(row.body_gzip);
 }
 
-/** A stored match with its rosters and participants in document order, or null when absent. */
+/**
+ * A participant row's `stats` when the stats are not kept in the row: ingest leaves it empty for
+ * a match whose documents it renders itself, since every rendered document holds each
+ * participant's stats exactly as `renderParticipantStats` wrote them (about half of a stored
+ * match's bytes were that second copy). A match that entered as a recorded document keeps them
+ * in its rows, where they may differ from what the recorded bytes say.
+ */
+export const STATS_IN_DOCUMENT = '';
+
+/**
+ * Each participant's stats JSON of a match whose rows leave them to its documents, read from
+ * any rendered variant (they all render the same stats; JSON.stringify gives back the exact
+ * text, which was written by JSON.stringify of each value in a fixed key order).
+ */
+async function statsFromDocument(db: Db, matchId: string): Promise<Map<string, string>> {
+  const row = await db
+    .selectFrom('match_documents')
+    .select('body_gzip')
+    .where('match_id', '=', matchId)
+    .where('variant', '<>', RECORDED_DOCUMENT)
+    .limit(1)
+    .executeTakeFirst();
+  if (row === undefined) {
+    throw new Error(
+      `match ${matchId}: its participants' stats are in its documents, and none is stored`,
+    );
+  }
+  const document = JSON.parse((await gunzip(row.body_gzip)).toString('utf8')) as {
+    included?: Array<{ type: string; id: string; attributes?: { stats?: unknown } }>;
+  };
+  const stats = new Map<string, string>();
+  for (const item of document.included ?? []) {
+    if (item.type === 'participant') stats.set(item.id, JSON.stringify(item.attributes?.stats));
+  }
+  return stats;
+}
+
+/**
+ * The stats JSON of each participant row, in their order: the row's own, or for a match that
+ * leaves them to its documents (STATS_IN_DOCUMENT), its rendered document's.
+ */
+export async function participantStats(
+  db: Db,
+  matchId: string,
+  rows: ReadonlyArray<{ id: string; stats: string }>,
+): Promise<string[]> {
+  if (!rows.some((row) => row.stats === STATS_IN_DOCUMENT)) return rows.map((row) => row.stats);
+  const kept = await statsFromDocument(db, matchId);
+  return rows.map((row) => {
+    if (row.stats !== STATS_IN_DOCUMENT) return row.stats;
+    const stats = kept.get(row.id);
+    if (stats === undefined)
+      throw new Error(`match ${matchId}: participant ${row.id} is not in its document`);
+    return stats;
+  });
+}
+
+/**
+ * A stored match with its rosters and participants in document order, or null when absent.
+ * Its rendered documents must still be stored when the participants' stats are kept in them:
+ * read it before deleting them.
+ */
 export async function findMatchRecord(db: Db, matchId: string): Promise<MatchRecord | null> {
   const match = await db
     .selectFrom('matches')
@@ -149,6 +210,7 @@ export async function findMatchRecord(db: Db, matchId: string): Promise<MatchRec
       .orderBy('position')
       .execute(),
   ]);
+  const stats = await participantStats(db, matchId, participants);
   const members = new Map<string, string[]>();
   for (const p of participants) {
     const list = members.get(p.roster_id);
@@ -176,6 +238,10 @@ export async function findMatchRecord(db: Db, matchId: string): Promise<MatchRec
       won: r.won === 1,
       participantIds: members.get(r.id) ?? [],
     })),
-    participants: participants.map((p) => ({ id: p.id, platform: p.shard, statsJson: p.stats })),
+    participants: participants.map((p, i) => ({
+      id: p.id,
+      platform: p.shard,
+      statsJson: stats[i]!,
+    })),
   };
 }

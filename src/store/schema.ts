@@ -62,7 +62,11 @@ export interface ParticipantsTable {
   roster_id: string;
   player_id: string;
   shard: string;
-  /** The participant's stats object as JSON, exactly as rendered in match documents. */
+  /**
+   * The participant's stats object as JSON, exactly as rendered in match documents; empty
+   * (STATS_IN_DOCUMENT, src/store/match-documents.ts) when ingest rendered the documents, which
+   * then keep the only copy. Rows stored before that change keep theirs.
+   */
   stats: string;
   position: number;
 }

@@ -8,6 +8,7 @@ import type { BlobStore } from '../../src/blobs/blob-store.ts';
 import { isStandardGameMode } from '../../src/domain/game-modes.ts';
 import { LIFETIME } from '../../src/domain/seasons.ts';
 import { countsTowardLifetime, isBot } from '../../src/domain/stats.ts';
+import { participantStats } from '../../src/store/match-documents.ts';
 import type { Store } from '../../src/store/store.ts';
 
 export async function storeIntegrityProblems(store: Store, blobs: BlobStore): Promise<string[]> {
@@ -15,9 +16,9 @@ export async function storeIntegrityProblems(store: Store, blobs: BlobStore): Pr
   const problems: string[] = [];
   const matches = await db.selectFrom('matches').selectAll().execute();
   const rosters = await db.selectFrom('rosters').select(['match_id', 'id']).execute();
-  const participants = await db
+  const rows = await db
     .selectFrom('participants')
-    .select(['match_id', 'roster_id', 'player_id', 'shard', 'stats'])
+    .select(['match_id', 'id', 'roster_id', 'player_id', 'shard', 'stats'])
     .execute();
   const entries = await db.selectFrom('player_matches').selectAll().execute();
   const players = await db.selectFrom('players').select(['platform', 'account_id']).execute();
@@ -27,9 +28,17 @@ export async function storeIntegrityProblems(store: Store, blobs: BlobStore): Pr
   const entryKeys = new Set(entries.map((e) => `${e.platform}/${e.account_id}/${e.match_id}`));
   const playerKeys = new Set(players.map((p) => `${p.platform}/${p.account_id}`));
   const documented = new Set(documents.map((d) => d.match_id));
-  const participantsOf = new Map<string, typeof participants>();
-  for (const p of participants) {
+  const participantsOf = new Map<string, typeof rows>();
+  for (const p of rows) {
     participantsOf.set(p.match_id, [...(participantsOf.get(p.match_id) ?? []), p]);
+  }
+  // Each participant with its stats, from its row or from its match's document (no document,
+  // no stats: that match is reported below, and its participants are left out of the sums).
+  const participants: typeof rows = [];
+  for (const [matchId, own] of participantsOf) {
+    if (!documented.has(matchId)) continue;
+    const stats = await participantStats(db, matchId, own);
+    own.forEach((p, i) => participants.push({ ...p, stats: stats[i]! }));
   }
 
   for (const match of matches) {

@@ -12,6 +12,7 @@ import {
   type SeasonStatsValues,
 } from '../../src/domain/stats.ts';
 import { dayNumber } from '../../src/domain/time.ts';
+import { findMatchRecord, STATS_IN_DOCUMENT } from '../../src/store/match-documents.ts';
 import { testDatabases } from '../helpers/stores.ts';
 import { openIngestContext } from '../helpers/ingest-deps.ts';
 import { accountId, makeMatchInput, participantsOf, TEST_NOW } from '../helpers/matches.ts';
@@ -92,7 +93,10 @@ for (const database of testDatabases) {
           participants.map((p) => p.player_id),
           participantsOf(input).map((p) => p.playerId),
         );
-        const stats = JSON.parse(participants[0]!.stats) as Record<string, unknown>;
+        // Their stats are kept once, in the rendered document, and read from it.
+        assert.ok(participants.every((p) => p.stats === STATS_IN_DOCUMENT));
+        const record = await findMatchRecord(db, input.id);
+        const stats = JSON.parse(record!.participants[0]!.statsJson) as Record<string, unknown>;
         assert.equal(Object.keys(stats).length, 23);
         assert.deepEqual(Object.keys(stats), byteOrder(Object.keys(stats)));
         assert.equal(stats.name, 'Player0');

@@ -11,14 +11,15 @@ import {
   canonicalMatchDocumentVariant,
   matchDocumentVariantKey,
   renderMatchDocument,
+  renderParticipantStats,
   type MatchDocumentVariant,
 } from '../../src/presenters/match-document.ts';
 import { telemetryUrl } from '../../src/presenters/telemetry-url.ts';
-import { findMatchRecord } from '../../src/store/match-documents.ts';
+import { findMatchRecord, STATS_IN_DOCUMENT } from '../../src/store/match-documents.ts';
 import { loadMatchDocument } from '../../src/ingest/load-match-document.ts';
 import { testDatabases } from '../helpers/stores.ts';
 import { openIngestContext, TEST_CONFIG } from '../helpers/ingest-deps.ts';
-import { makeMatchInput, sampleTelemetry } from '../helpers/matches.ts';
+import { makeMatchInput, participantsOf, sampleTelemetry } from '../helpers/matches.ts';
 
 type Json = Record<string, unknown> & { [key: string]: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -93,6 +94,87 @@ for (const database of testDatabases) {
         await loadMatchDocument(ctx.deps.store, '00000000-0000-4000-8000-000000000000', canonical),
         null,
       );
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  test(
+    name("participants' stats are kept once, in the document, and read back exactly"),
+    async () => {
+      const ctx = await openIngestContext(database);
+      try {
+        const input = makeMatchInput({ rosters: 2, playersPerRoster: 2, telemetry: false });
+        // Values whose text a careless round trip would change: long fractions, tiny and large
+        // numbers, a name with characters JSON escapes.
+        const awkward = [0.1 + 0.2, 123.45678901234567, 1e-7, 98765432.5];
+        participantsOf(input).forEach((p, i) => {
+          p.stats.damageDealt = awkward[i]!;
+          p.stats.walkDistance = awkward[(i + 1) % 4]!;
+        });
+        participantsOf(input)[1]!.name = 'Qu"ote\\Ünï';
+        await ingestMatch(ctx.deps, input);
+        const rows = await ctx.deps.store.db
+          .selectFrom('participants')
+          .select(['id', 'stats'])
+          .orderBy('position')
+          .execute();
+        assert.ok(
+          rows.every((row) => row.stats === STATS_IN_DOCUMENT),
+          'no copy in the rows',
+        );
+        const record = await findMatchRecord(ctx.deps.store.db, input.id);
+        assert.deepEqual(
+          record!.participants.map((p) => p.statsJson),
+          participantsOf(input).map((p) => renderParticipantStats(p.name, p.playerId, p.stats)),
+        );
+        // A variant rendered later (a shard alias) and the canonical one after its telemetry
+        // arrives are rendered from those stats: both still say what the first did.
+        const first = JSON.parse(
+          (await loadMatchDocument(ctx.deps.store, input.id, variant('steam')))!.body.toString(),
+        ) as Json;
+        await ingestMatch(ctx.deps, {
+          ...input,
+          telemetry: sampleTelemetry(input.id, Date.parse(input.createdAt)),
+        });
+        const later = await loadMatchDocument(
+          ctx.deps.store,
+          input.id,
+          canonicalMatchDocumentVariant('pc-b', TEST_CONFIG),
+        );
+        const doc = JSON.parse(later!.body.toString()) as Json;
+        const statsOf = (d: Json) =>
+          (d.included as Json[])
+            .filter((r) => r.type === 'participant')
+            .map((r) => r.attributes.stats);
+        assert.equal((doc.included as Json[]).filter((r) => r.type === 'asset').length, 1);
+        assert.deepEqual(statsOf(doc), statsOf(first));
+        assert.equal(statsOf(doc)[0].damageDealt, 0.1 + 0.2);
+        assert.equal(statsOf(doc)[1].name, 'Qu"ote\\Ünï');
+      } finally {
+        await ctx.close();
+      }
+    },
+  );
+
+  test(name("a recorded match keeps its participants' stats in its rows"), async () => {
+    const ctx = await openIngestContext(database);
+    try {
+      const input = makeMatchInput({ rosters: 2, playersPerRoster: 1, telemetry: true });
+      await ingestMatch(ctx.deps, input);
+      const canonical = canonicalMatchDocumentVariant('pc-b', TEST_CONFIG);
+      const recorded = (await loadMatchDocument(ctx.deps.store, input.id, canonical))!.body;
+      const other = await openIngestContext(database);
+      try {
+        await ingestRecordedMatch(other.deps, JSON.parse(recorded.toString()) as Json, {
+          region: 'pc-eu',
+        });
+        const rows = await other.deps.store.db.selectFrom('participants').select('stats').execute();
+        assert.equal(rows.length, 2);
+        assert.ok(rows.every((row) => row.stats !== STATS_IN_DOCUMENT && JSON.parse(row.stats)));
+      } finally {
+        await other.close();
+      }
     } finally {
       await ctx.close();
     }
