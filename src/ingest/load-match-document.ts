@@ -2,7 +2,8 @@
  * Rendering match documents to the bytes the store keeps: at ingest (the canonical variant), when
  * telemetry arrives for a stored match, and on the first request for another variant (a shard
  * alias). A match that entered as a recorded document is rendered from its recorded bytes (links
- * rewritten only), any other from its rows.
+ * rewritten only), any other from its record (findMatchRecord: its row, and its members as its
+ * canonical rendering names them).
  */
 import {
   documentEtag,
@@ -64,10 +65,12 @@ export async function loadMatchDocument(
   const stored = await findMatchDocument(store.db, matchId, matchDocumentVariantKey(variant));
   if (stored) return stored;
 
-  const match = await findMatchRecord(store.db, matchId);
   // A match is only rendered for a shard of its own platform (or one spanning it, `console`):
   // nobody can fill the table with documents of shards the match does not belong to.
-  if (match === null || !servesPlatform(variant.shard, match.platform)) return null;
+  const match = await findMatchRecord(store.db, matchId, (platform) =>
+    servesPlatform(variant.shard, platform),
+  );
+  if (match === null) return null;
   const row = await renderDocumentRow(
     match,
     variant,

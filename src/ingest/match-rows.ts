@@ -13,7 +13,7 @@ import {
 import { renderParticipantStats, type MatchRecord } from '../presenters/match-document.ts';
 import type { IngestedMatchRows, SeasonStatsAddition } from '../store/ingest-writes.ts';
 import type { MatchMasteryRows } from '../store/mastery-writes.ts';
-import { RECORDED_DOCUMENT, STATS_IN_DOCUMENT } from '../store/match-documents.ts';
+import { RECORDED_DOCUMENT } from '../store/match-documents.ts';
 import type { MatchDocumentsTable } from '../store/schema.ts';
 import type { ValidMatch } from './validate-match.ts';
 import { rankedAdditions } from './ranked-results.ts';
@@ -74,9 +74,7 @@ export function ingestRows(
   },
 ): IngestedMatchRows {
   const { telemetryKey, documents, now } = extra;
-  // Rendered here, every document holds the participants' stats as their rows would: they are
-  // kept there only. A recorded match's rows keep their own (its documents are its bytes).
-  const statsInDocument = !documents.some((d) => d.variant === RECORDED_DOCUMENT);
+  const membersInDocument = !documents.some((d) => d.variant === RECORDED_DOCUMENT);
   const m = match.input;
   const isCustom = m.isCustomMatch ? 1 : 0;
   const counted = countsTowardSeasonStats(m);
@@ -117,23 +115,29 @@ export function ingestRows(
       telemetry_key: telemetryKey,
       ingested_at: now,
     },
-    rosters: m.rosters.map((roster, r) => ({
-      match_id: m.id,
-      id: match.rosterIds[r]!,
-      team_id: roster.teamId,
-      rank: roster.rank,
-      won: roster.won ? 1 : 0,
-      position: r,
-    })),
-    participants: match.participants.map((p, position) => ({
-      match_id: m.id,
-      id: p.id,
-      roster_id: match.rosterIds[p.rosterIndex]!,
-      player_id: p.input.playerId,
-      shard: p.platform,
-      stats: statsInDocument ? STATS_IN_DOCUMENT : record.participants[position]!.statsJson,
-      position,
-    })),
+    // A recorded match's rows keep its members (its documents are its bytes); a match whose
+    // documents are rendered here keeps them in those documents only (findMatchMembers).
+    rosters: membersInDocument
+      ? []
+      : m.rosters.map((roster, r) => ({
+          match_id: m.id,
+          id: match.rosterIds[r]!,
+          team_id: roster.teamId,
+          rank: roster.rank,
+          won: roster.won ? 1 : 0,
+          position: r,
+        })),
+    participants: membersInDocument
+      ? []
+      : match.participants.map((p, position) => ({
+          match_id: m.id,
+          id: p.id,
+          roster_id: match.rosterIds[p.rosterIndex]!,
+          player_id: p.input.playerId,
+          shard: p.platform,
+          stats: record.participants[position]!.statsJson,
+          position,
+        })),
     players: humans.map((p) => ({
       platform: p.platform,
       accountId: p.input.playerId,

@@ -14,7 +14,7 @@ import {
   type SurvivalMasteryTable,
   type WeaponMasteryTable,
 } from './mastery-tables.ts';
-import { participantStats } from './match-documents.ts';
+import { findMatchMembers } from './match-documents.ts';
 import type { Db } from './store.ts';
 
 /** A player's weapons on a platform: one career per weapon used, none before any. */
@@ -130,36 +130,24 @@ export async function findMasteryMatch(
   db: Db,
   matchId: string,
 ): Promise<StoredMasteryMatch | null> {
-  const [match, rosters, participants] = await Promise.all([
-    db
-      .selectFrom('matches')
-      .select(['id', 'created_at', 'match_type', 'is_custom'])
-      .where('id', '=', matchId)
-      .executeTakeFirst(),
-    db
-      .selectFrom('rosters')
-      .select(['id', 'team_id', 'rank'])
-      .where('match_id', '=', matchId)
-      .execute(),
-    db
-      .selectFrom('participants')
-      .select(['id', 'player_id', 'shard', 'roster_id', 'stats'])
-      .where('match_id', '=', matchId)
-      .execute(),
-  ]);
+  const match = await db
+    .selectFrom('matches')
+    .select(['id', 'platform', 'created_at', 'match_type', 'is_custom'])
+    .where('id', '=', matchId)
+    .executeTakeFirst();
   if (match === undefined) return null;
-  const stats = await participantStats(db, matchId, participants);
+  const members = await findMatchMembers(db, matchId, match.platform);
   return {
     id: match.id,
     createdAt: match.created_at,
     matchType: match.match_type,
     isCustom: match.is_custom === 1,
-    rosters: rosters.map((r) => ({ id: r.id, teamId: r.team_id, rank: r.rank })),
-    participants: participants.map((p, i) => ({
-      playerId: p.player_id,
-      platform: p.shard,
-      rosterId: p.roster_id,
-      stats: stats[i]!,
+    rosters: members.rosters.map((r) => ({ id: r.id, teamId: r.teamId, rank: r.rank })),
+    participants: members.participants.map((p) => ({
+      playerId: p.playerId,
+      platform: p.platform,
+      rosterId: p.rosterId,
+      stats: p.statsJson,
     })),
   };
 }

@@ -10,7 +10,7 @@
  */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import type { MatchRecord } from '../presenters/match-document.ts';
+import type { MatchRecord, RosterRecord } from '../presenters/match-document.ts';
 import type { MatchDocumentsTable } from './schema.ts';
 import type { Db } from './store.ts';
 
@@ -128,74 +128,57 @@ export async function findRecordedDocument(db: Db, matchId: string): Promise<Buf
 }
 
 /**
- * A participant row's `stats` when the stats are not kept in the row: ingest leaves it empty for
- * a match whose documents it renders itself, since every rendered document holds each
- * participant's stats exactly as `renderParticipantStats` wrote them (that second copy was
- * about a fifth of a stored match's table bytes: 160 KB a match on SQLite with it, 124 without). A match that entered as a recorded document keeps them
- * in its rows, where they may differ from what the recorded bytes say.
+ * The `stats` of a participant row that leaves them to the match's documents. Ingest stored
+ * rows like that from 2026-12-02 until it stopped storing rows for the matches whose documents
+ * it renders (see findMatchMembers); rows stored then still read this way until retention
+ * purges them.
  */
 export const STATS_IN_DOCUMENT = '';
 
-/**
- * Each participant's stats JSON of a match whose rows leave them to its documents, read from
- * any rendered variant (they all render the same stats; JSON.stringify gives back the exact
- * text, which was written by JSON.stringify of each value in a fixed key order).
- */
-async function statsFromDocument(db: Db, matchId: string): Promise<Map<string, string>> {
-  const row = await db
-    .selectFrom('match_documents')
-    .select('body_gzip')
-    .where('match_id', '=', matchId)
-    .where('variant', '<>', RECORDED_DOCUMENT)
-    .limit(1)
-    .executeTakeFirst();
-  if (row === undefined) {
-    throw new Error(
-      `match ${matchId}: its participants' stats are in its documents, and none is stored`,
-    );
-  }
-  const document = JSON.parse((await gunzip(row.body_gzip)).toString('utf8')) as {
-    included?: Array<{ type: string; id: string; attributes?: { stats?: unknown } }>;
-  };
-  const stats = new Map<string, string>();
-  for (const item of document.included ?? []) {
-    if (item.type === 'participant') stats.set(item.id, JSON.stringify(item.attributes?.stats));
-  }
-  return stats;
+/** A participant of a stored match as its readers need it. */
+export interface StoredParticipant {
+  id: string;
+  /** The participant's own platform (canonical). */
+  platform: string;
+  rosterId: string;
+  playerId: string;
+  /** The stats object as the documents render it (renderParticipantStats). */
+  statsJson: string;
+}
+
+/** A stored match's rosters and participants, each in document order. */
+export interface StoredMembers {
+  rosters: RosterRecord[];
+  participants: StoredParticipant[];
+}
+
+/** The parts of a rendered match document that name its members. */
+interface RenderedMembers {
+  included?: Array<{
+    type: string;
+    id: string;
+    attributes?: {
+      shardId?: string;
+      won?: string;
+      stats?: { rank?: number; teamId?: number; playerId?: string } | null;
+    };
+    relationships?: { participants?: { data?: Array<{ id: string }> } };
+  }>;
 }
 
 /**
- * The stats JSON of each participant row, in their order: the row's own, or for a match that
- * leaves them to its documents (STATS_IN_DOCUMENT), its rendered document's.
+ * The rosters and participants of a stored match. A match whose documents ingest rendered keeps
+ * them in those documents only (they were a fifth of a stored match's bytes as rows, 124 KB a
+ * match on SQLite with them, about 97 without): they are read from the rendering in the match's
+ * own shard spelling, which ingest always stores and which names every participant's canonical
+ * platform. A match that entered as a recorded document keeps rows, since its documents are its
+ * recorded bytes and may say otherwise.
  */
-export async function participantStats(
+export async function findMatchMembers(
   db: Db,
   matchId: string,
-  rows: ReadonlyArray<{ id: string; stats: string }>,
-): Promise<string[]> {
-  if (!rows.some((row) => row.stats === STATS_IN_DOCUMENT)) return rows.map((row) => row.stats);
-  const kept = await statsFromDocument(db, matchId);
-  return rows.map((row) => {
-    if (row.stats !== STATS_IN_DOCUMENT) return row.stats;
-    const stats = kept.get(row.id);
-    if (stats === undefined)
-      throw new Error(`match ${matchId}: participant ${row.id} is not in its document`);
-    return stats;
-  });
-}
-
-/**
- * A stored match with its rosters and participants in document order, or null when absent.
- * Its rendered documents must still be stored when the participants' stats are kept in them:
- * read it before deleting them.
- */
-export async function findMatchRecord(db: Db, matchId: string): Promise<MatchRecord | null> {
-  const match = await db
-    .selectFrom('matches')
-    .selectAll()
-    .where('id', '=', matchId)
-    .executeTakeFirst();
-  if (match === undefined) return null;
+  platform: string,
+): Promise<StoredMembers> {
   const [rosters, participants] = await Promise.all([
     db
       .selectFrom('rosters')
@@ -205,18 +188,126 @@ export async function findMatchRecord(db: Db, matchId: string): Promise<MatchRec
       .execute(),
     db
       .selectFrom('participants')
-      .select(['id', 'roster_id', 'shard', 'stats'])
+      .select(['id', 'roster_id', 'player_id', 'shard', 'stats'])
       .where('match_id', '=', matchId)
       .orderBy('position')
       .execute(),
   ]);
-  const stats = await participantStats(db, matchId, participants);
+  if (rosters.length === 0 && participants.length === 0) {
+    return membersOfDocument(await ownSpellingDocument(db, matchId, platform));
+  }
   const members = new Map<string, string[]>();
   for (const p of participants) {
     const list = members.get(p.roster_id);
     if (list) list.push(p.id);
     else members.set(p.roster_id, [p.id]);
   }
+  const leftToDocument = participants.some((p) => p.stats === STATS_IN_DOCUMENT);
+  const rendered = leftToDocument
+    ? new Map(
+        membersOfDocument(await ownSpellingDocument(db, matchId, platform)).participants.map(
+          (p) => [p.id, p.statsJson],
+        ),
+      )
+    : null;
+  return {
+    rosters: rosters.map((r) => ({
+      id: r.id,
+      teamId: r.team_id,
+      rank: r.rank,
+      won: r.won === 1,
+      participantIds: members.get(r.id) ?? [],
+    })),
+    participants: participants.map((p) => {
+      const statsJson = p.stats === STATS_IN_DOCUMENT ? rendered?.get(p.id) : p.stats;
+      if (statsJson === undefined) {
+        throw new Error(`match ${matchId}: participant ${p.id} is not in its document`);
+      }
+      return {
+        id: p.id,
+        platform: p.shard,
+        rosterId: p.roster_id,
+        playerId: p.player_id,
+        statsJson,
+      };
+    }),
+  };
+}
+
+/**
+ * The text of the match's rendering in its own shard's spelling (variant `<platform>|…`), in
+ * which spellShard leaves every platform canonical.
+ */
+async function ownSpellingDocument(db: Db, matchId: string, platform: string): Promise<string> {
+  const rows = await db
+    .selectFrom('match_documents')
+    .select(['variant', 'body_gzip'])
+    .where('match_id', '=', matchId)
+    .where('variant', '<>', RECORDED_DOCUMENT)
+    .execute();
+  const own = rows.find((row) => row.variant.startsWith(`${platform}|`));
+  if (own === undefined) {
+    throw new Error(
+      `match ${matchId}: its members are kept in its documents, and none in its own shard's spelling is stored`,
+    );
+  }
+  return (await gunzip(own.body_gzip)).toString('utf8');
+}
+
+/**
+ * The members a rendered document names, in its order. JSON.stringify of a participant's
+ * parsed stats gives back the exact text rendered, which JSON.stringify wrote value by value in
+ * a fixed key order.
+ */
+function membersOfDocument(text: string): StoredMembers {
+  const document = JSON.parse(text) as RenderedMembers;
+  const rosters: RosterRecord[] = [];
+  const rosterOf = new Map<string, string>();
+  const participants: StoredParticipant[] = [];
+  for (const item of document.included ?? []) {
+    if (item.type !== 'roster') continue;
+    const participantIds = (item.relationships?.participants?.data ?? []).map((p) => p.id);
+    for (const id of participantIds) rosterOf.set(id, item.id);
+    rosters.push({
+      id: item.id,
+      teamId: item.attributes?.stats?.teamId ?? 0,
+      rank: item.attributes?.stats?.rank ?? 0,
+      won: item.attributes?.won === 'true',
+      participantIds,
+    });
+  }
+  for (const item of document.included ?? []) {
+    if (item.type !== 'participant') continue;
+    const stats = item.attributes?.stats;
+    participants.push({
+      id: item.id,
+      platform: item.attributes?.shardId ?? '',
+      rosterId: rosterOf.get(item.id) ?? '',
+      playerId: stats?.playerId ?? '',
+      statsJson: JSON.stringify(stats),
+    });
+  }
+  return { rosters, participants };
+}
+
+/**
+ * A stored match with its rosters and participants in document order, or null when absent (or
+ * on a platform `wanted` refuses, which is checked before the members are read). Its rendered
+ * documents must still be stored when its members are kept in them: read it before deleting
+ * them.
+ */
+export async function findMatchRecord(
+  db: Db,
+  matchId: string,
+  wanted: (platform: string) => boolean = () => true,
+): Promise<MatchRecord | null> {
+  const match = await db
+    .selectFrom('matches')
+    .selectAll()
+    .where('id', '=', matchId)
+    .executeTakeFirst();
+  if (match === undefined || !wanted(match.platform)) return null;
+  const members = await findMatchMembers(db, matchId, match.platform);
   return {
     id: match.id,
     platform: match.platform,
@@ -231,17 +322,11 @@ export async function findMatchRecord(db: Db, matchId: string): Promise<MatchRec
     assetId: match.asset_id,
     assetCreatedAt: match.asset_created_at,
     hasTelemetry: match.telemetry_key !== null,
-    rosters: rosters.map((r) => ({
-      id: r.id,
-      teamId: r.team_id,
-      rank: r.rank,
-      won: r.won === 1,
-      participantIds: members.get(r.id) ?? [],
-    })),
-    participants: participants.map((p, i) => ({
+    rosters: members.rosters,
+    participants: members.participants.map((p) => ({
       id: p.id,
-      platform: p.shard,
-      statsJson: stats[i]!,
+      platform: p.platform,
+      statsJson: p.statsJson,
     })),
   };
 }

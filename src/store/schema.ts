@@ -63,9 +63,9 @@ export interface ParticipantsTable {
   player_id: string;
   shard: string;
   /**
-   * The participant's stats object as JSON, exactly as rendered in match documents; empty
-   * (STATS_IN_DOCUMENT, src/store/match-documents.ts) when ingest rendered the documents, which
-   * then keep the only copy. Rows stored before that change keep theirs.
+   * The participant's stats object as JSON, exactly as rendered in match documents. Only a
+   * recorded match has participant rows now (findMatchMembers, src/store/match-documents.ts);
+   * rows of rendered matches stored on 2026-12-02 leave it empty (STATS_IN_DOCUMENT).
    */
   stats: string;
   position: number;

@@ -10,7 +10,7 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import { testDatabases } from '../helpers/stores.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { makeMatchInput, testUuid } from '../helpers/matches.ts';
+import { makeMatchInput } from '../helpers/matches.ts';
 import { startS3Server, useS3rverCredentials, type S3Server } from '../helpers/s3-server.ts';
 import { ingestMatch } from '../../src/ingest/ingest-match.ts';
 import type { MatchInput } from '../../src/ingest/match-input.ts';
@@ -174,25 +174,26 @@ for (const database of testDatabases) {
 
     test('a transaction that fails after the upload leaves no object behind', async () => {
       const match = matchWithTelemetry('rolled-back');
-      match.rosters[0]!.id = testUuid(seed('rolled-back-roster'));
-      // A row in the way of the match's own roster: the database refuses the ingest transaction
-      // after the file is in the bucket.
+      const player = match.rosters[0]!.participants[0]!;
+      // A row in the way of a player's match-list entry: the database refuses the ingest
+      // transaction after the file is in the bucket.
       const poison = {
+        platform: match.platformShard,
+        account_id: player.playerId,
         match_id: match.id,
-        id: match.rosters[0]!.id,
-        team_id: 1,
-        rank: 1,
-        won: 0,
-        position: 0,
+        created_at: 0,
+        game_mode: match.gameMode,
+        season_id: 'poison',
+        is_custom: 0,
       };
-      await t.store.db.insertInto('rosters').values(poison).execute();
+      await t.store.db.insertInto('player_matches').values(poison).execute();
       const objects = await s3.list(BUCKET);
       await assert.rejects(
         ingestMatch(t, match),
         (error) => !(error instanceof BlobStoreUnavailableError),
       );
       assert.deepEqual(await s3.list(BUCKET), objects, 'the uploaded file is deleted again');
-      await t.store.db.deleteFrom('rosters').where('match_id', '=', match.id).execute();
+      await t.store.db.deleteFrom('player_matches').where('match_id', '=', match.id).execute();
       assert.equal(await rowsOf(match.id), 0);
 
       assert.equal((await ingestMatch(t, match)).status, 'ingested');

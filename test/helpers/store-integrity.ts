@@ -1,67 +1,68 @@
 /**
  * What must hold of a store whatever happened to the process writing it (kill -9 mid-ingest,
- * a stop signal): every stored match is whole — rosters, participants, each human's player row
- * and match-list entry, its rendered document, its telemetry file — and the season and lifetime
- * aggregates equal a recomputation from the stored matches. Returns the problems found (none: []).
+ * a stop signal): every stored match is whole — its rendered document, its rosters and
+ * participants (read as findMatchMembers reads them), each human's player row and match-list
+ * entry, its telemetry file — and the season and lifetime aggregates equal a recomputation from
+ * the stored matches. Returns the problems found (none: []).
  */
 import type { BlobStore } from '../../src/blobs/blob-store.ts';
 import { isStandardGameMode } from '../../src/domain/game-modes.ts';
 import { LIFETIME } from '../../src/domain/seasons.ts';
 import { countsTowardLifetime, isBot } from '../../src/domain/stats.ts';
-import { participantStats } from '../../src/store/match-documents.ts';
+import { findMatchMembers, type StoredMembers } from '../../src/store/match-documents.ts';
 import type { Store } from '../../src/store/store.ts';
 
 export async function storeIntegrityProblems(store: Store, blobs: BlobStore): Promise<string[]> {
   const { db } = store;
   const problems: string[] = [];
   const matches = await db.selectFrom('matches').selectAll().execute();
-  const rosters = await db.selectFrom('rosters').select(['match_id', 'id']).execute();
-  const rows = await db
-    .selectFrom('participants')
-    .select(['match_id', 'id', 'roster_id', 'player_id', 'shard', 'stats'])
-    .execute();
   const entries = await db.selectFrom('player_matches').selectAll().execute();
   const players = await db.selectFrom('players').select(['platform', 'account_id']).execute();
   const documents = await db.selectFrom('match_documents').select('match_id').execute();
 
-  const rosterIds = new Set(rosters.map((r) => `${r.match_id}/${r.id}`));
   const entryKeys = new Set(entries.map((e) => `${e.platform}/${e.account_id}/${e.match_id}`));
   const playerKeys = new Set(players.map((p) => `${p.platform}/${p.account_id}`));
   const documented = new Set(documents.map((d) => d.match_id));
-  const participantsOf = new Map<string, typeof rows>();
-  for (const p of rows) {
-    participantsOf.set(p.match_id, [...(participantsOf.get(p.match_id) ?? []), p]);
-  }
-  // Each participant with its stats, from its row or from its match's document (no document,
-  // no stats: that match is reported below, and its participants are left out of the sums).
-  const participants: typeof rows = [];
-  for (const [matchId, own] of participantsOf) {
-    if (!documented.has(matchId)) continue;
-    const stats = await participantStats(db, matchId, own);
-    own.forEach((p, i) => participants.push({ ...p, stats: stats[i]! }));
-  }
-
+  // Each participant with its stats, from its match's rows or rendered document (no document:
+  // that match is reported, and its participants are left out of the sums).
+  const participants: Participant[] = [];
   for (const match of matches) {
-    const own = participantsOf.get(match.id) ?? [];
-    if (!rosters.some((r) => r.match_id === match.id)) problems.push(`${match.id}: no rosters`);
-    if (own.length === 0) problems.push(`${match.id}: no participants`);
-    if (!documented.has(match.id)) problems.push(`${match.id}: no rendered document`);
+    if (!documented.has(match.id)) {
+      problems.push(`${match.id}: no rendered document`);
+      continue;
+    }
+    let members: StoredMembers;
+    try {
+      members = await findMatchMembers(db, match.id, match.platform);
+    } catch (error) {
+      problems.push(`${match.id}: members unreadable: ${(error as Error).message}`);
+      continue;
+    }
+    const rosterIds = new Set(members.rosters.map((r) => r.id));
+    if (members.rosters.length === 0) problems.push(`${match.id}: no rosters`);
+    if (members.participants.length === 0) problems.push(`${match.id}: no participants`);
     if (match.telemetry_key !== null) {
       const blob = await blobs.get(match.telemetry_key);
       if (blob === null)
         problems.push(`${match.id}: telemetry file ${match.telemetry_key} missing`);
       else blob.stream.destroy();
     }
-    for (const p of own) {
-      if (!rosterIds.has(`${match.id}/${p.roster_id}`)) {
-        problems.push(`${match.id}: participant of unknown roster ${p.roster_id}`);
+    for (const p of members.participants) {
+      participants.push({
+        match_id: match.id,
+        player_id: p.playerId,
+        shard: p.platform,
+        stats: p.statsJson,
+      });
+      if (!rosterIds.has(p.rosterId)) {
+        problems.push(`${match.id}: participant of unknown roster ${p.rosterId}`);
       }
-      if (isBot(p.player_id)) continue;
-      if (!entryKeys.has(`${p.shard}/${p.player_id}/${match.id}`)) {
-        problems.push(`${match.id}: ${p.player_id} has no match-list entry`);
+      if (isBot(p.playerId)) continue;
+      if (!entryKeys.has(`${p.platform}/${p.playerId}/${match.id}`)) {
+        problems.push(`${match.id}: ${p.playerId} has no match-list entry`);
       }
-      if (!playerKeys.has(`${p.shard}/${p.player_id}`)) {
-        problems.push(`${match.id}: ${p.player_id} has no player row`);
+      if (!playerKeys.has(`${p.platform}/${p.playerId}`)) {
+        problems.push(`${match.id}: ${p.playerId} has no player row`);
       }
     }
   }
@@ -74,11 +75,18 @@ export async function storeIntegrityProblems(store: Store, blobs: BlobStore): Pr
   return problems;
 }
 
+interface Participant {
+  match_id: string;
+  player_id: string;
+  shard: string;
+  stats: string;
+}
+
 /** Rounds played and kills per player, season (and lifetime) and mode, recomputed and compared. */
 async function aggregateProblems(
   store: Store,
   matches: Array<{ id: string; game_mode: string; is_custom: number }>,
-  participants: Array<{ match_id: string; player_id: string; shard: string; stats: string }>,
+  participants: Participant[],
   entries: Array<{ platform: string; account_id: string; match_id: string; season_id: string }>,
 ): Promise<string[]> {
   const matchById = new Map(matches.map((m) => [m.id, m]));

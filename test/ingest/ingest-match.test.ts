@@ -12,7 +12,7 @@ import {
   type SeasonStatsValues,
 } from '../../src/domain/stats.ts';
 import { dayNumber } from '../../src/domain/time.ts';
-import { findMatchRecord, STATS_IN_DOCUMENT } from '../../src/store/match-documents.ts';
+import { findMatchMembers, findMatchRecord } from '../../src/store/match-documents.ts';
 import { testDatabases } from '../helpers/stores.ts';
 import { openIngestContext } from '../helpers/ingest-deps.ts';
 import { accountId, makeMatchInput, participantsOf, TEST_NOW } from '../helpers/matches.ts';
@@ -45,11 +45,12 @@ for (const database of testDatabases) {
           telemetry: true,
         });
 
+        // Its rosters and participants are kept in its rendered document, not as rows.
         const counts = await ctx.rowCounts();
         assert.deepEqual(counts, {
           matches: 1,
-          rosters: 3,
-          participants: 6,
+          rosters: 0,
+          participants: 0,
           players: 5,
           player_matches: 5,
           season_stats: 10,
@@ -75,26 +76,24 @@ for (const database of testDatabases) {
           'the blob key is the telemetry URL’s path',
         );
 
-        const rosters = await db.selectFrom('rosters').selectAll().orderBy('position').execute();
+        const members = await findMatchMembers(db, input.id, 'pc-b');
         assert.deepEqual(
-          rosters.map((r) => [r.position, r.rank, r.won, r.team_id]),
+          members.rosters.map((r) => [r.rank, r.won, r.teamId, r.participantIds.length]),
           [
-            [0, 1, 1, 1],
-            [1, 2, 0, 2],
-            [2, 3, 0, 3],
+            [1, true, 1, 2],
+            [2, false, 2, 2],
+            [3, false, 3, 2],
           ],
         );
-        const participants = await db
-          .selectFrom('participants')
-          .selectAll()
-          .orderBy('position')
-          .execute();
         assert.deepEqual(
-          participants.map((p) => p.player_id),
+          members.participants.map((p) => p.playerId),
           participantsOf(input).map((p) => p.playerId),
         );
-        // Their stats are kept once, in the rendered document, and read from it.
-        assert.ok(participants.every((p) => p.stats === STATS_IN_DOCUMENT));
+        assert.deepEqual(
+          members.participants.map((p) => p.rosterId),
+          members.rosters.flatMap((r) => r.participantIds.map(() => r.id)),
+        );
+        assert.ok(members.participants.every((p) => p.platform === 'pc-b'));
         const record = await findMatchRecord(db, input.id);
         const stats = JSON.parse(record!.participants[0]!.statsJson) as Record<string, unknown>;
         assert.equal(Object.keys(stats).length, 23);
@@ -535,9 +534,9 @@ for (const database of testDatabases) {
       );
       const result = await ingestMatch(ctx.deps, example);
       assert.equal(result.status, 'ingested');
-      const counts = await ctx.rowCounts();
-      assert.equal(counts.participants, 4);
-      assert.equal(counts.rosters, 2);
+      const members = await findMatchMembers(ctx.deps.store.db, example.id, example.platformShard);
+      assert.equal(members.participants.length, 4);
+      assert.equal(members.rosters.length, 2);
       assert.equal(ctx.blobs().length, 1);
     } finally {
       await ctx.close();
@@ -582,21 +581,18 @@ for (const database of testDatabases) {
       const input = makeMatchInput({ rosters: 2, playersPerRoster: 2 });
       await ingestMatch(first.deps, input);
       await ingestMatch(second.deps, structuredClone(input));
-      const ids = async (ctx: typeof first) => ({
-        asset: (
-          await ctx.deps.store.db.selectFrom('matches').select('asset_id').executeTakeFirstOrThrow()
-        ).asset_id,
-        rosters: (
-          await ctx.deps.store.db.selectFrom('rosters').select('id').orderBy('position').execute()
-        ).map((r) => r.id),
-        participants: (
-          await ctx.deps.store.db
-            .selectFrom('participants')
-            .select('id')
-            .orderBy('position')
-            .execute()
-        ).map((p) => p.id),
-      });
+      const ids = async (ctx: typeof first) => {
+        const match = await ctx.deps.store.db
+          .selectFrom('matches')
+          .select(['asset_id', 'platform'])
+          .executeTakeFirstOrThrow();
+        const members = await findMatchMembers(ctx.deps.store.db, input.id, match.platform);
+        return {
+          asset: match.asset_id,
+          rosters: members.rosters.map((r) => r.id),
+          participants: members.participants.map((p) => p.id),
+        };
+      };
       const a = await ids(first);
       assert.deepEqual(await ids(second), a);
       assert.equal(new Set([...a.rosters, ...a.participants]).size, 6);

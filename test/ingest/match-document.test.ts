@@ -15,7 +15,11 @@ import {
   type MatchDocumentVariant,
 } from '../../src/presenters/match-document.ts';
 import { telemetryUrl } from '../../src/presenters/telemetry-url.ts';
-import { findMatchRecord, STATS_IN_DOCUMENT } from '../../src/store/match-documents.ts';
+import {
+  findMatchRecord,
+  findMatchMembers,
+  STATS_IN_DOCUMENT,
+} from '../../src/store/match-documents.ts';
 import { loadMatchDocument } from '../../src/ingest/load-match-document.ts';
 import { testDatabases } from '../helpers/stores.ts';
 import { openIngestContext, TEST_CONFIG } from '../helpers/ingest-deps.ts';
@@ -100,7 +104,7 @@ for (const database of testDatabases) {
   });
 
   test(
-    name("participants' stats are kept once, in the document, and read back exactly"),
+    name('rosters and participants are kept once, in the document, and read back exactly'),
     async () => {
       const ctx = await openIngestContext(database);
       try {
@@ -114,15 +118,8 @@ for (const database of testDatabases) {
         });
         participantsOf(input)[1]!.name = 'Qu"ote\\Ünï';
         await ingestMatch(ctx.deps, input);
-        const rows = await ctx.deps.store.db
-          .selectFrom('participants')
-          .select(['id', 'stats'])
-          .orderBy('position')
-          .execute();
-        assert.ok(
-          rows.every((row) => row.stats === STATS_IN_DOCUMENT),
-          'no copy in the rows',
-        );
+        const counts = await ctx.rowCounts();
+        assert.deepEqual([counts.rosters, counts.participants], [0, 0], 'no copy in rows');
         const record = await findMatchRecord(ctx.deps.store.db, input.id);
         assert.deepEqual(
           record!.participants.map((p) => p.statsJson),
@@ -157,7 +154,106 @@ for (const database of testDatabases) {
     },
   );
 
-  test(name("a recorded match keeps its participants' stats in its rows"), async () => {
+  test(
+    name("members are read from the rendering in the match's own spelling, never an alias's"),
+    async () => {
+      const ctx = await openIngestContext(database);
+      try {
+        const input = makeMatchInput({ rosters: 2, playersPerRoster: 2, telemetry: false });
+        await ingestMatch(ctx.deps, input);
+        const db = ctx.deps.store.db;
+        const canonical = canonicalMatchDocumentVariant('pc-b', TEST_CONFIG);
+        const own = (await loadMatchDocument(ctx.deps.store, input.id, canonical))!.body;
+        // The alias's rendering spells every participant's platform its own way.
+        const alias = JSON.parse(
+          (await loadMatchDocument(ctx.deps.store, input.id, variant('steam')))!.body.toString(),
+        ) as Json;
+        const shards = (alias.included as Json[])
+          .filter((r) => r.type === 'participant')
+          .map((r) => r.attributes.shardId);
+        assert.deepEqual(new Set(shards), new Set(['steam']));
+        await db
+          .deleteFrom('match_documents')
+          .where('variant', 'like', 'steam|%')
+          .where('match_id', '=', input.id)
+          .execute();
+        await db
+          .insertInto('match_documents')
+          .values({
+            match_id: input.id,
+            variant: 'steam|older',
+            etag: '"older"',
+            body_gzip: zlib.gzipSync(JSON.stringify(alias)),
+            created_at: Date.parse(input.createdAt),
+          })
+          .execute();
+        const record = await findMatchRecord(db, input.id);
+        assert.ok(record!.participants.every((p) => p.platform === 'pc-b'));
+        assert.equal(renderMatchDocument(record!, canonical), own.toString());
+
+        await db
+          .deleteFrom('match_documents')
+          .where('variant', 'like', 'pc-b|%')
+          .where('match_id', '=', input.id)
+          .execute();
+        await assert.rejects(findMatchRecord(db, input.id), /own shard's spelling/);
+      } finally {
+        await ctx.close();
+      }
+    },
+  );
+
+  test(name('rows stored with their stats left to the document still read'), async () => {
+    // Ingest of 2026-12-02 kept member rows with empty stats; retention ages such rows out.
+    const ctx = await openIngestContext(database);
+    try {
+      const input = makeMatchInput({ rosters: 2, playersPerRoster: 2, telemetry: false });
+      await ingestMatch(ctx.deps, input);
+      const db = ctx.deps.store.db;
+      const members = await findMatchMembers(db, input.id, 'pc-b');
+      await db
+        .insertInto('rosters')
+        .values(
+          members.rosters.map((r, position) => ({
+            match_id: input.id,
+            id: r.id,
+            team_id: r.teamId,
+            rank: r.rank,
+            won: r.won ? 1 : 0,
+            position,
+          })),
+        )
+        .execute();
+      await db
+        .insertInto('participants')
+        .values(
+          members.participants.map((p, position) => ({
+            match_id: input.id,
+            id: p.id,
+            roster_id: p.rosterId,
+            player_id: p.playerId,
+            shard: p.platform,
+            stats: STATS_IN_DOCUMENT,
+            position,
+          })),
+        )
+        .execute();
+      assert.deepEqual(await findMatchMembers(db, input.id, 'pc-b'), members);
+      // A row's own stats win over the document's.
+      await db
+        .updateTable('participants')
+        .set({ stats: '{"kills":99}' })
+        .where('id', '=', members.participants[0]!.id)
+        .execute();
+      const read = await findMatchMembers(db, input.id, 'pc-b');
+      assert.equal(read.participants[0]!.statsJson, '{"kills":99}');
+      assert.equal(read.participants[1]!.statsJson, members.participants[1]!.statsJson);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  test(name('a recorded match keeps its members in its rows, stats and all'), async () => {
     const ctx = await openIngestContext(database);
     try {
       const input = makeMatchInput({ rosters: 2, playersPerRoster: 1, telemetry: true });
@@ -172,6 +268,7 @@ for (const database of testDatabases) {
         const rows = await other.deps.store.db.selectFrom('participants').select('stats').execute();
         assert.equal(rows.length, 2);
         assert.ok(rows.every((row) => row.stats !== STATS_IN_DOCUMENT && JSON.parse(row.stats)));
+        assert.equal((await other.rowCounts()).rosters, 2);
       } finally {
         await other.close();
       }

@@ -1,3 +1,4 @@
+import { findMatchMembers } from '../../src/store/match-documents.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -173,8 +174,12 @@ test('a match ingested while another connection holds the lock waits without blo
         const result = await ingestMatch(deps, match);
         events.push(result.status);
         assert.deepEqual(events, ['lock let go', 'ingested']);
-        const stored = await store.db.selectFrom('participants').select('match_id').execute();
-        assert.equal(stored.length, participantsOf(match).length, 'every participant is written');
+        const stored = await findMatchMembers(store.db, match.id, match.platformShard);
+        assert.equal(
+          stored.participants.length,
+          participantsOf(match).length,
+          'every participant is written',
+        );
         const [row] = (await sql<{ timeout: number }>`pragma busy_timeout`.execute(store.db)).rows;
         assert.equal(row?.timeout, BUSY_TIMEOUT_MS);
       },
