@@ -3,6 +3,7 @@
  * idle reaper), the database refusing connections for a while, and a start while it does not
  * exist yet. Each test uses a database of its own on the local server (TEST_DATABASE_URL).
  */
+import { findMatchMembers } from '../../src/store/match-documents.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -243,11 +244,13 @@ test(
       const check = await openStore(db.url);
       try {
         const rows = await check.db
-          .selectFrom('participants')
-          .select('match_id')
-          .where('match_id', '=', id)
+          .selectFrom('matches')
+          .select('platform')
+          .where('id', '=', id)
           .execute();
-        assert.ok(rows.length > 0, 'its rows are there, once');
+        assert.equal(rows.length, 1, 'its match row is there, once');
+        const members = await findMatchMembers(check.db, id, rows[0]!.platform);
+        assert.ok(members.participants.length > 0, 'with its participants');
       } finally {
         await check.close();
       }
