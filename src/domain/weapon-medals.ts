@@ -73,18 +73,16 @@ export interface MedalMatch {
 
 /** The medals a match awards, one entry per player, weapon and medal, in a stable order. */
 export function matchMedals(match: MedalMatch): MedalAward[] {
+  // No callbacks made per match: V8 keeps a closure's optimized code only while a closure made
+  // from it is alive, so those were compiled again after every full collection.
   const counts = new Map<string, number>();
-  const award = (accountId: string, weaponId: string, medalId: MedalId): void => {
-    const key = `${accountId}\n${weaponId}\n${medalId}`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  };
-  const ordered = [...match.defeats].sort((a, b) => a.at - b.at);
+  const ordered = [...match.defeats].sort(byTime);
   const first = ordered[0];
   const last = ordered.at(-1);
   if (first && match.games.has(first.accountId))
-    award(first.accountId, first.weaponId, 'MedalFirstBlood');
+    award(counts, first.accountId, first.weaponId, 'MedalFirstBlood');
   if (last && match.games.has(last.accountId) && match.winners.has(last.accountId))
-    award(last.accountId, last.weaponId, 'MedalLastManStanding');
+    award(counts, last.accountId, last.weaponId, 'MedalLastManStanding');
 
   const byPlayer = new Map<string, Defeat[]>();
   for (const defeat of ordered) {
@@ -92,32 +90,47 @@ export function matchMedals(match: MedalMatch): MedalAward[] {
     const list = byPlayer.get(defeat.accountId) ?? [];
     list.push(defeat);
     byPlayer.set(defeat.accountId, list);
-    if (defeat.headShot) award(defeat.accountId, defeat.weaponId, 'MedalDeadeye');
-    if (defeat.headShot && defeat.unhurt) award(defeat.accountId, defeat.weaponId, 'MedalAssassin');
-    if (defeat.metres >= LONGSHOT_METRES) award(defeat.accountId, defeat.weaponId, 'MedalLongshot');
+    if (defeat.headShot) award(counts, defeat.accountId, defeat.weaponId, 'MedalDeadeye');
+    if (defeat.headShot && defeat.unhurt)
+      award(counts, defeat.accountId, defeat.weaponId, 'MedalAssassin');
+    if (defeat.metres >= LONGSHOT_METRES)
+      award(counts, defeat.accountId, defeat.weaponId, 'MedalLongshot');
   }
   for (const [accountId, defeats] of byPlayer) {
     for (const [weaponId, runLength] of successionRuns(defeats)) {
-      if (runLength >= 2) award(accountId, weaponId, multiKillMedal(runLength));
+      if (runLength >= 2) award(counts, accountId, weaponId, multiKillMedal(runLength));
     }
-    annihilations(defeats, match.teamSizes).forEach((weaponId) =>
-      award(accountId, weaponId, 'MedalAnnihilation'),
-    );
+    for (const weaponId of annihilations(defeats, match.teamSizes))
+      award(counts, accountId, weaponId, 'MedalAnnihilation');
   }
   for (const [accountId, weapons] of match.games) {
     for (const [weaponId, game] of weapons) {
-      if (game.defeats >= FRENZY_DEFEATS) award(accountId, weaponId, 'MedalFrenzy');
-      if (game.defeats >= RAMPAGE_DEFEATS) award(accountId, weaponId, 'MedalRampage');
-      if (game.damagePlayer >= PUNISHER_DAMAGE) award(accountId, weaponId, 'MedalPunisher');
+      if (game.defeats >= FRENZY_DEFEATS) award(counts, accountId, weaponId, 'MedalFrenzy');
+      if (game.defeats >= RAMPAGE_DEFEATS) award(counts, accountId, weaponId, 'MedalRampage');
+      if (game.damagePlayer >= PUNISHER_DAMAGE) award(counts, accountId, weaponId, 'MedalPunisher');
     }
   }
-  return [...counts]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([key, count]) => {
-      const [accountId, weaponId, medalId] = key.split('\n') as [string, string, MedalId];
-      return { accountId, weaponId, medalId, count };
-    });
+  const awards: MedalAward[] = [];
+  for (const [key, count] of [...counts].sort(byKey)) {
+    const [accountId, weaponId, medalId] = key.split('\n') as [string, string, MedalId];
+    awards.push({ accountId, weaponId, medalId, count });
+  }
+  return awards;
 }
+
+function award(
+  counts: Map<string, number>,
+  accountId: string,
+  weaponId: string,
+  medalId: MedalId,
+): void {
+  const key = `${accountId}\n${weaponId}\n${medalId}`;
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+const byTime = (a: Defeat, b: Defeat): number => a.at - b.at;
+const byKey = ([a]: [string, number], [b]: [string, number]): number =>
+  a < b ? -1 : a > b ? 1 : 0;
 
 function multiKillMedal(runLength: number): MedalId {
   if (runLength >= 4) return 'MedalQuadKill';

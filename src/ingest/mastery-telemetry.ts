@@ -49,8 +49,6 @@ export function tallyMatchTelemetry(
 ): MatchTelemetry {
   const credits = new WeaponCredits(tracked);
   const players = credits.players;
-  const playerOf = (character: unknown): PlayerTelemetry | undefined =>
-    players.get(accountOf(object(character)));
   const landings: Landing[] = [];
   const landed = new Set<string>();
   const killsV1: Json[] = [];
@@ -82,27 +80,27 @@ export function tallyMatchTelemetry(
         killsV1.push(e);
         break;
       case 'LogHeal': {
-        const player = playerOf(e.character);
+        const player = playerOf(players, e.character);
         if (player) player.healed += number(e.healAmount);
         break;
       }
       case 'LogPlayerRevive': {
-        const player = playerOf(e.victim);
+        const player = playerOf(players, e.victim);
         if (player) player.revived++;
         break;
       }
       case 'LogPlayerUseFlareGun': {
-        const player = playerOf(e.attacker);
+        const player = playerOf(players, e.attacker);
         if (player) player.airDropsCalled++;
         break;
       }
       case 'LogPlayerUseThrowable': {
-        const player = playerOf(e.attacker);
+        const player = playerOf(players, e.attacker);
         if (player) player.throwablesThrown++;
         break;
       }
       case 'LogItemPickupFromLootBox': {
-        const player = playerOf(e.character);
+        const player = playerOf(players, e.character);
         if (!player) break;
         pickUp(player, e);
         if (typeof e.ownerTeamId === 'number' && e.ownerTeamId !== teamOf(object(e.character)))
@@ -113,7 +111,7 @@ export function tallyMatchTelemetry(
       case 'LogItemPickupFromCarepackage':
       case 'LogItemPickupFromVehicleTrunk':
       case 'LogItemPickupFromCustomPackage': {
-        const player = playerOf(e.character);
+        const player = playerOf(players, e.character);
         if (player) pickUp(player, e);
         break;
       }
@@ -148,4 +146,16 @@ export function tallyMatchTelemetry(
 function pickUp(player: PlayerTelemetry, event: Json): void {
   const itemId = text(object(event.item)?.itemId);
   if (itemId !== '') player.items.add(itemId);
+}
+
+/**
+ * The tracked player a character object names. A function of the module, not a closure made
+ * per match: V8 keeps a closure's optimized code only while a closure made from it is alive, so
+ * it was compiled again after every full collection.
+ */
+function playerOf(
+  players: ReadonlyMap<string, PlayerTelemetry>,
+  character: unknown,
+): PlayerTelemetry | undefined {
+  return players.get(accountOf(object(character)));
 }

@@ -78,9 +78,7 @@ export async function writeIngestedMatch(
       trx.insertInto('participants').values(chunk),
     );
     await upsertPlayers(trx, store, rows.players);
-    const playerMatches = [...rows.playerMatches].sort(
-      (a, b) => compare(a.platform, b.platform) || compare(a.account_id, b.account_id),
-    );
+    const playerMatches = [...rows.playerMatches].sort(byAccountRow);
     await executeBatched(trx, dialect, 'player_matches', playerMatches, (chunk) =>
       trx.insertInto('player_matches').values(chunk),
     );
@@ -147,6 +145,16 @@ const NEW_PLAYER_BAN_TYPE = 'Innocent';
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/*
+ * Comparators at module level and loops rather than per-match callbacks: V8 keeps a closure's
+ * optimized code only while a closure made from it is alive, so callbacks made anew for each
+ * match were compiled again after every full collection.
+ */
+const byAccount = (a: PlayerSighting, b: PlayerSighting): number =>
+  compare(a.platform, b.platform) || compare(a.accountId, b.accountId);
+const byAccountRow = (a: PlayerMatchesTable, b: PlayerMatchesTable): number =>
+  compare(a.platform, b.platform) || compare(a.account_id, b.account_id);
+
 /**
  * Upserts the players a match names. The stored name and region are those of the newest match
  * by createdAt, so an older match ingested later leaves them alone; `last_seen_at` keeps the
@@ -157,9 +165,9 @@ async function upsertPlayers(
   store: Store,
   players: readonly PlayerSighting[],
 ): Promise<void> {
-  const rows = [...players]
-    .sort((a, b) => compare(a.platform, b.platform) || compare(a.accountId, b.accountId))
-    .map((p) => ({
+  const rows = [];
+  for (const p of [...players].sort(byAccount)) {
+    rows.push({
       platform: p.platform,
       account_id: p.accountId,
       name: p.name,
@@ -168,7 +176,8 @@ async function upsertPlayers(
       clan_id: '',
       first_seen_at: p.seenAt,
       last_seen_at: p.seenAt,
-    }));
+    });
+  }
   const newest = (column: 'name' | 'region') =>
     sql<string>`CASE WHEN excluded.last_seen_at >= players.last_seen_at THEN ${sql.ref(`excluded.${column}`)} ELSE ${sql.ref(`players.${column}`)} END`;
   await executeBatched(db, store.dialect, 'players', rows, (chunk) =>

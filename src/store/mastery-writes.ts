@@ -50,6 +50,24 @@ async function executeInShapes<R extends object>(
 }
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/*
+ * Row orders (key order, see ingest-writes.ts) as module-level comparators: V8 keeps a closure's
+ * optimized code only while a closure made from it is alive, so comparators made anew for each
+ * match were compiled again after every full collection.
+ */
+const byAccountRow = (a: SurvivalMasteryTable, b: SurvivalMasteryTable): number =>
+  compare(a.platform, b.platform) || compare(a.account_id, b.account_id);
+const byWeaponRow = (a: WeaponMasteryTable, b: WeaponMasteryTable): number =>
+  compare(a.platform, b.platform) ||
+  compare(a.account_id, b.account_id) ||
+  compare(a.weapon_id, b.weapon_id) ||
+  compare(a.kind, b.kind);
+const byMedalRow = (a: WeaponMedalsTable, b: WeaponMedalsTable): number =>
+  compare(a.platform, b.platform) ||
+  compare(a.account_id, b.account_id) ||
+  compare(a.weapon_id, b.weapon_id) ||
+  compare(a.medal_id, b.medal_id);
+
 /** Adds a newly ingested match (participant part, and telemetry part when it had telemetry). */
 export async function writeMatchMastery(
   db: Db,
@@ -119,13 +137,7 @@ const WEAPON_MAXIMA = [
 
 async function addWeapons(db: Db, store: Store, rows: MatchMasteryRows): Promise<void> {
   const t = 'weapon_mastery';
-  const weapons = [...rows.weapons].sort(
-    (a, b) =>
-      compare(a.platform, b.platform) ||
-      compare(a.account_id, b.account_id) ||
-      compare(a.weapon_id, b.weapon_id) ||
-      compare(a.kind, b.kind),
-  );
+  const weapons = [...rows.weapons].sort(byWeaponRow);
   await executeInShapes(db, store.dialect, t, weapons, (chunk) =>
     db
       .insertInto(t)
@@ -137,13 +149,7 @@ async function addWeapons(db: Db, store: Store, rows: MatchMasteryRows): Promise
       ),
   );
 
-  const medals = [...rows.medals].sort(
-    (a, b) =>
-      compare(a.platform, b.platform) ||
-      compare(a.account_id, b.account_id) ||
-      compare(a.weapon_id, b.weapon_id) ||
-      compare(a.medal_id, b.medal_id),
-  );
+  const medals = [...rows.medals].sort(byMedalRow);
   await executeInShapes(db, store.dialect, 'weapon_medals', medals, (chunk) =>
     db
       .insertInto('weapon_medals')
@@ -168,9 +174,7 @@ async function addSurvival(
   part: 'match' | 'telemetry',
 ): Promise<void> {
   const t = 'survival_mastery';
-  const sorted = [...rows].sort(
-    (a, b) => compare(a.platform, b.platform) || compare(a.account_id, b.account_id),
-  );
+  const sorted = [...rows].sort(byAccountRow);
   await executeInShapes(db, store.dialect, `${t}:${part}`, sorted, (chunk) =>
     db
       .insertInto(t)

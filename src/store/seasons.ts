@@ -55,9 +55,14 @@ export async function listSeasons(db: Db, platform: Platform): Promise<SeasonRow
     .where('platform', '=', platform)
     .orderBy('position')
     .execute();
-  return rows.map((row) => ({
-    id: row.id,
-    startsAt: row.starts_at,
-    isOffseason: row.is_offseason === 1,
-  }));
+  return rows.map(seasonRowOf);
+}
+
+/** A `seasons` row as the domain sees it (a module-level mapper: no closure made per call). */
+function seasonRowOf(row: {
+  id: string;
+  starts_at: number | null;
+  is_offseason: number;
+}): SeasonRow {
+  return { id: row.id, startsAt: row.starts_at, isOffseason: row.is_offseason === 1 };
 }
