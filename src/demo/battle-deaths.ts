@@ -7,10 +7,11 @@
 import type { HitBook } from './battle-hits.ts';
 import {
   alive,
+  aliveMates,
   makeKnock,
   newDeath,
   nextAttackId,
-  pickFighter,
+  pickOpponent,
   type Death,
   type Fighter,
   type Knock,
@@ -26,6 +27,9 @@ const SUICIDES: ReadonlyArray<readonly [{ category: string; causer: string }, nu
   [{ category: 'Damage_Drown', causer: 'PlayerFemale_A_C' }, 1],
   [{ category: 'Damage_Molotov', causer: 'ProjMolotov_DamageField_Direct_C' }, 1],
 ];
+
+/** Earliest death first; at the same instant, fighter order. */
+const byDeath = (a: Fighter, b: Fighter): number => a.diedAt! - b.diedAt! || a.index - b.index;
 
 export interface Timing {
   durationMs: number;
@@ -43,17 +47,15 @@ export function resolveDeaths(
   timing: Timing,
   book: HitBook,
 ): Death[] {
-  const order = fighters
-    .filter((f) => f.diedAt !== null)
-    .sort((a, b) => a.diedAt! - b.diedAt! || a.index - b.index);
+  const order: Fighter[] = [];
+  for (const f of fighters) if (f.diedAt !== null) order.push(f);
+  order.sort(byDeath);
   const lastKillerOf = new Map<number, { killer: number; at: number }>();
   const deaths: Death[] = [];
   for (const victim of order) {
     const at = victim.diedAt!;
     const death = newDeath(at, victim.index, 'player', -1);
-    const mates = members[victim.roster]!.filter(
-      (i) => i !== victim.index && alive(fighters[i]!, at),
-    );
+    const mates = aliveMates(fighters, members[victim.roster]!, victim.index, at);
     const final = at === timing.finalAt;
     const r = random.next();
     const early = at < timing.matchStartAt + 300_000;
@@ -87,12 +89,13 @@ export function resolveDeaths(
     } else if (!byZone) {
       const recent = lastKillerOf.get(victim.roster);
       const streak = recent && at - recent.at < 120_000 ? recent.killer : -1;
-      killer = pickFighter(
-        random,
-        fighters,
-        (f) => f.roster !== victim.roster && alive(f, at) && (!final || f.diedAt === null),
-        (f) => (f.power * (f.index === streak ? 3 : 1)) / (1 + 0.12 * f.kills),
-      );
+      killer = pickOpponent(random, fighters, {
+        roster: victim.roster,
+        at,
+        survivorsOnly: final,
+        weight: 'killer',
+        streak,
+      });
       if (killer) lastKillerOf.set(victim.roster, { killer: killer.index, at });
     }
     if (killer === null) {
@@ -147,9 +150,7 @@ function playerKill(
       killer.landedAt + 1_000,
       at - random.int(4_000, 35_000),
     );
-    const helpers = members[killer.roster]!.filter(
-      (i) => i !== killer.index && alive(fighters[i]!, knockAt),
-    );
+    const helpers = aliveMates(fighters, members[killer.roster]!, killer.index, knockAt);
     const maker =
       helpers.length > 0 && random.chance(0.22) ? fighters[random.pick(helpers)]! : killer;
     const hit = book.strike(

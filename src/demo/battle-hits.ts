@@ -3,7 +3,14 @@
  * the participants' `damageDealt` (its sum over hits on other teams) and the telemetry's
  * LogPlayerTakeDamage events are made from — which is why they always agree.
  */
-import { alive, hitMetres, nextAttackId, pickFighter, type Fighter, type Hit } from './fighters.ts';
+import {
+  alive,
+  hitMetres,
+  nextAttackId,
+  pickOpponent,
+  type Fighter,
+  type Hit,
+} from './fighters.ts';
 import type { Random } from './random.ts';
 import { CRATE_WEAPONS, RAMMING, WEAPONS, WEAPON_CLASSES, type Weapon } from './weapons.ts';
 
@@ -13,6 +20,8 @@ export const hp = (x: number): number => Math.round(x * 4) / 4;
 const CLASS_WEIGHTS = WEAPONS.map(
   (w) => WEAPON_CLASSES[w.weaponClass].weight * (CRATE_WEAPONS.has(w.itemId) ? 0.2 : 1),
 );
+
+const byTime = (a: Hit, b: Hit): number => a.at - b.at;
 
 function pickWeapon(random: Random, f: Fighter): Weapon {
   return random.chance(0.82)
@@ -85,12 +94,9 @@ export class HitBook {
       for (let p = 0; p < pieces && total >= 1; p++) {
         const damage = p === pieces - 1 ? total : total * random.float(0.3, 0.7);
         const at = Math.round(f.landedAt + 3_000 + random.next() * (aliveSeconds - 4) * 1000);
-        const victim = pickFighter(
-          random,
-          this.fighters,
-          (v) => v.roster !== f.roster && alive(v, at) && alive(f, at),
-          () => 1,
-        );
+        const victim = alive(f, at)
+          ? pickOpponent(random, this.fighters, { roster: f.roster, at, weight: 'even' })
+          : null;
         if (!victim) continue;
         this.strike(random, f, victim, at, Math.max(1, damage));
         total -= damage;
@@ -100,9 +106,7 @@ export class HitBook {
 
   /** The hits in time order (ties: the order they were made). */
   sorted(): Hit[] {
-    return this.hits
-      .map((hit, i) => ({ hit, i }))
-      .sort((a, b) => a.hit.at - b.hit.at || a.i - b.i)
-      .map((e) => e.hit);
+    // A stable sort: hits at the same instant keep the order they were made in.
+    return this.hits.slice().sort(byTime);
   }
 }

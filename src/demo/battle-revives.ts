@@ -3,7 +3,14 @@
  * battle's hit book (it counts in the knocker's damage and DBNOs); the reviver's revive counts.
  */
 import type { HitBook } from './battle-hits.ts';
-import { alive, makeKnock, pickFighter, type Death, type Fighter, type Knock } from './fighters.ts';
+import {
+  aliveMates,
+  makeKnock,
+  pickOpponent,
+  type Death,
+  type Fighter,
+  type Knock,
+} from './fighters.ts';
 import type { Random } from './random.ts';
 
 export function addRevives(
@@ -26,17 +33,15 @@ export function addRevives(
     if (end - 45_000 <= from) continue;
     const at = Math.round(from + (end - 45_000 - from) * random.next());
     const revivedAt = at + random.int(6_000, 20_000);
-    const revivers = members[victim.roster]!.filter(
-      (i) =>
-        i !== victim.index && alive(fighters[i]!, at) && alive(fighters[i]!, revivedAt + 5_000),
+    const revivers = aliveMates(
+      fighters,
+      members[victim.roster]!,
+      victim.index,
+      at,
+      revivedAt + 5_000,
     );
     if (revivers.length === 0) continue;
-    const knocker = pickFighter(
-      random,
-      fighters,
-      (f) => f.roster !== victim.roster && alive(f, at),
-      (f) => f.power,
-    );
+    const knocker = pickOpponent(random, fighters, { roster: victim.roster, at, weight: 'power' });
     if (!knocker) continue;
     const reviver = fighters[random.pick(revivers)]!;
     const hit = book.strike(random, knocker, victim, at, random.float(70, 100));

@@ -8,10 +8,15 @@
 import { resolveDeaths } from './battle-deaths.ts';
 import { HitBook } from './battle-hits.ts';
 import { addRevives } from './battle-revives.ts';
-import { makeFighters, type Battle } from './fighters.ts';
+import { makeFighters, type Battle, type BattleRoster, type Knock } from './fighters.ts';
 import type { DemoMap } from './maps.ts';
 import type { LobbyRoster } from './lobby.ts';
 import type { Random } from './random.ts';
+
+const strongestFirst = (a: { strength: number }, b: { strength: number }): number =>
+  b.strength - a.strength;
+const descending = (a: number, b: number): number => b - a;
+const byTime = (a: Knock, b: Knock): number => a.at - b.at;
 
 /** Plays out a battle-royale match of `durationSeconds` on `map` between the lobby's rosters. */
 export function simulateBattleRoyale(
@@ -30,34 +35,42 @@ export function simulateBattleRoyale(
   }
 
   // Placement: team skill plus Gumbel noise, so the better team usually but not always wins.
-  const strength = members.map((team) => {
-    const mean = team.reduce((s, i) => s + fighters[i]!.skill, 0) / team.length;
-    return mean + 0.15 * team.length - 1.1 * Math.log(-Math.log(random.next() || 1e-9));
-  });
-  const byStrength = members.map((_, r) => r).sort((a, b) => strength[b]! - strength[a]!);
+  const byStrength: Array<{ roster: number; strength: number }> = [];
+  for (let r = 0; r < members.length; r++) {
+    const team = members[r]!;
+    let skill = 0;
+    for (const i of team) skill += fighters[i]!.skill;
+    const mean = skill / team.length;
+    const strength = mean + 0.15 * team.length - 1.1 * Math.log(-Math.log(random.next() || 1e-9));
+    byStrength.push({ roster: r, strength });
+  }
+  byStrength.sort(strongestFirst);
+  // The roster ranked rk is byStrength[rk - 1].
   const rank = new Array<number>(members.length);
-  byStrength.forEach((r, position) => (rank[r] = position + 1));
-  const rosterAt = (rk: number): number => byStrength[rk - 1]!;
+  for (let position = 0; position < byStrength.length; position++)
+    rank[byStrength[position]!.roster] = position + 1;
 
   // Elimination times: the runner-up falls just before the end, the others earlier, early ones
   // densely.
   const finalAt = durationMs - random.int(1_000, 4_000);
   const earliest = matchStartAt + 60_000;
   const eliminated = new Array<number>(members.length).fill(Infinity);
-  if (members.length > 1) eliminated[rosterAt(2)] = finalAt;
-  const times = Array.from(
-    { length: Math.max(0, members.length - 2) },
-    () => earliest + (finalAt - 30_000 - earliest) * random.next() ** 2,
-  );
-  times.sort((a, b) => b - a);
+  if (members.length > 1) eliminated[byStrength[1]!.roster] = finalAt;
+  const times: number[] = [];
+  for (let k = 0; k < members.length - 2; k++)
+    times.push(earliest + (finalAt - 30_000 - earliest) * random.next() ** 2);
+  times.sort(descending);
   for (let rk = members.length; rk >= 3; rk--) {
-    const r = rosterAt(rk);
-    const landed = Math.max(...members[r]!.map((i) => fighters[i]!.landedAt)) + 8_000;
-    const later = rk < members.length ? eliminated[rosterAt(rk + 1)]! + 1 : 0;
+    const r = byStrength[rk - 1]!.roster;
+    let landed = -Infinity;
+    for (const i of members[r]!) landed = Math.max(landed, fighters[i]!.landedAt);
+    landed += 8_000;
+    const later = rk < members.length ? eliminated[byStrength[rk]!.roster]! + 1 : 0;
     eliminated[r] = Math.min(finalAt - 1, Math.round(Math.max(times[rk - 3]!, landed, later)));
   }
 
-  members.forEach((team, r) => {
+  for (let r = 0; r < members.length; r++) {
+    const team = members[r]!;
     if (rank[r] === 1) {
       const anchor = random.pick(team);
       for (const i of team) {
@@ -68,7 +81,7 @@ export function simulateBattleRoyale(
           );
         }
       }
-      return;
+      continue;
     }
     const end = eliminated[r]!;
     const last = random.pick(team);
@@ -81,7 +94,7 @@ export function simulateBattleRoyale(
       else
         f.diedAt = Math.round(end - 1 - random.next() ** 1.5 * Math.min(240_000, end - 1 - floor));
     }
-  });
+  }
 
   const book = new HitBook(fighters);
   const deaths = resolveDeaths(
@@ -92,17 +105,17 @@ export function simulateBattleRoyale(
     { durationMs, matchStartAt, finalAt, teamSize },
     book,
   );
-  const knocks = deaths.flatMap((d) => (d.knock ? [d.knock] : []));
+  const knocks: Knock[] = [];
+  for (const d of deaths) if (d.knock) knocks.push(d.knock);
   if (teamSize > 1) knocks.push(...addRevives(random, fighters, members, deaths, durationMs, book));
-  knocks.sort((a, b) => a.at - b.at);
+  knocks.sort(byTime);
   book.addWounds(random, durationMs);
+  const rosters: BattleRoster[] = [];
+  for (let r = 0; r < members.length; r++)
+    rosters.push({ teamId: lobby[r]!.teamId, members: members[r]!, rank: rank[r]! });
   return {
     fighters,
-    rosters: members.map((team, r) => ({
-      teamId: lobby[r]!.teamId,
-      members: team,
-      rank: rank[r]!,
-    })),
+    rosters,
     knocks,
     deaths,
     hits: book.sorted(),

@@ -115,33 +115,76 @@ export function nextAttackId(f: Fighter): number {
   return (f.index + 1) * 16_777_216 + f.attacks;
 }
 
+/** On the ground and not yet dead at `at`. */
+export const alive = (f: Fighter, at: number): boolean =>
+  f.landedAt < at && (f.diedAt === null || f.diedAt > at);
+
+/** The members of `team` but fighter `except` who are alive at `at` and still at `until`. */
+export function aliveMates(
+  fighters: readonly Fighter[],
+  team: readonly number[],
+  except: number,
+  at: number,
+  until = at,
+): number[] {
+  const mates: number[] = [];
+  for (const i of team)
+    if (i !== except && alive(fighters[i]!, at) && alive(fighters[i]!, until)) mates.push(i);
+  return mates;
+}
+
+/** A draw of an opponent with `pickOpponent`: who is eligible, and how they are weighed. */
+export interface OpponentDraw {
+  /** The roster drawn against: its members are not eligible. */
+  roster: number;
+  /** Only those on the ground and alive at this instant are eligible. */
+  at: number;
+  /** Only those who live to the end of the match are eligible (the final kill). */
+  survivorsOnly?: boolean;
+  /**
+   * `even`: all alike; `power`: by their power; `killer`: by their power over the kills they
+   * have already made, tripled for `streak`.
+   */
+  weight: 'even' | 'power' | 'killer';
+  /** With `killer`: the index of the fighter on a killing streak against the roster, or -1. */
+  streak?: number;
+}
+
+function eligibleOpponent(f: Fighter, draw: OpponentDraw): boolean {
+  return (
+    f.roster !== draw.roster && alive(f, draw.at) && (!draw.survivorsOnly || f.diedAt === null)
+  );
+}
+
+function opponentWeight(f: Fighter, draw: OpponentDraw): number {
+  if (draw.weight === 'even') return 1;
+  if (draw.weight === 'power') return f.power;
+  return (f.power * (f.index === draw.streak ? 3 : 1)) / (1 + 0.12 * f.kills);
+}
+
 /**
- * A fighter among those `eligible`, with probability proportional to `weight`; null when none
- * is eligible. Two passes and no arrays: this runs for every death of every match.
+ * An opponent of `draw.roster` among `fighters`, with probability proportional to their weight;
+ * null when none is eligible (and then no random number is drawn). Two passes, no arrays and no
+ * callbacks: this runs for every death of every match.
  */
-export function pickFighter(
+export function pickOpponent(
   random: Random,
   fighters: readonly Fighter[],
-  eligible: (f: Fighter) => boolean,
-  weight: (f: Fighter) => number,
+  draw: OpponentDraw,
 ): Fighter | null {
   let total = 0;
-  for (const f of fighters) if (eligible(f)) total += weight(f);
+  for (const f of fighters) if (eligibleOpponent(f, draw)) total += opponentWeight(f, draw);
   if (total <= 0) return null;
   let r = random.next() * total;
   let last: Fighter | null = null;
   for (const f of fighters) {
-    if (!eligible(f)) continue;
+    if (!eligibleOpponent(f, draw)) continue;
     last = f;
-    r -= weight(f);
+    r -= opponentWeight(f, draw);
     if (r < 0) return f;
   }
   return last;
 }
-
-/** On the ground and not yet dead at `at`. */
-export const alive = (f: Fighter, at: number): boolean =>
-  f.landedAt < at && (f.diedAt === null || f.diedAt > at);
 
 /**
  * Metres of a hit with a weapon: mostly within its typical range, now and then up to its maximum.
@@ -160,8 +203,11 @@ export function makeFighters(
   rosters: readonly LobbyRoster[],
 ): { fighters: Fighter[]; members: number[][] } {
   const fighters: Fighter[] = [];
-  const members = rosters.map((roster, r) =>
-    roster.members.map((entrant) => {
+  const members: number[][] = [];
+  for (let r = 0; r < rosters.length; r++) {
+    const roster = rosters[r]!;
+    const team: number[] = [];
+    for (const entrant of roster.members) {
       const f: Fighter = {
         playerId: entrant.playerId,
         name: entrant.name,
@@ -187,9 +233,10 @@ export function makeFighters(
         power: Math.exp(0.55 * entrant.skill),
       };
       fighters.push(f);
-      return f.index;
-    }),
-  );
+      team.push(f.index);
+    }
+    members.push(team);
+  }
   return { fighters, members };
 }
 

@@ -11,7 +11,12 @@ import {
   type SeasonDefinition,
 } from '../domain/seasons.ts';
 import type { Platform } from '../domain/shards.ts';
-import type { MatchInput } from '../ingest/match-input.ts';
+import type {
+  MatchInput,
+  ParticipantInput,
+  ParticipantStatsInput,
+  RosterInput,
+} from '../ingest/match-input.ts';
 import { simulateBattleRoyale } from './battle.ts';
 import type { Battle } from './fighters.ts';
 import { demoMap } from './maps.ts';
@@ -182,16 +187,7 @@ function* playMatches<T>(
       ...(slot.tournamentId ? { tournamentId: slot.tournamentId } : {}),
       telemetryAssetId: timeUuid(assetCreatedAt, random),
       telemetryCreatedAt: isoSeconds(assetCreatedAt),
-      rosters: battle.rosters.map((roster) => ({
-        teamId: roster.teamId,
-        rank: roster.rank,
-        won: roster.rank === 1,
-        participants: roster.members.map((i) => ({
-          playerId: battle.fighters[i]!.playerId,
-          name: battle.fighters[i]!.name,
-          stats: stats[i]!,
-        })),
-      })),
+      rosters: rostersOf(battle, stats),
     };
     let telemetry: T | null = null;
     if (options.telemetry) {
@@ -217,6 +213,27 @@ function* playMatches<T>(
     }
     yield { input, telemetry };
   }
+}
+
+/** The match's rosters with their participants' stats. */
+function rostersOf(battle: Battle, stats: readonly ParticipantStatsInput[]): RosterInput[] {
+  const rosters: RosterInput[] = [];
+  for (const roster of battle.rosters) {
+    const participants: ParticipantInput[] = [];
+    for (const i of roster.members)
+      participants.push({
+        playerId: battle.fighters[i]!.playerId,
+        name: battle.fighters[i]!.name,
+        stats: stats[i]!,
+      });
+    rosters.push({
+      teamId: roster.teamId,
+      rank: roster.rank,
+      won: roster.rank === 1,
+      participants,
+    });
+  }
+  return rosters;
 }
 
 /** `2026-11-20T18:02:11Z`: API timestamps carry no fraction. */

@@ -22,23 +22,36 @@ export function adHoc(
   const home = mm.regionMembers.get(slot.region) ?? [];
   const chosen: number[] = [];
   const taken = new Set<number>();
-  const tryFrom = (pool: readonly number[], attempts: number): void => {
-    for (let a = 0; a < attempts && chosen.length < count && pool.length > 0; a++) {
-      const i = random.pick(pool);
-      if (!taken.has(i) && usable(i)) {
-        taken.add(i);
-        chosen.push(i);
-      }
-    }
-  };
-  tryFrom(home, count * 6);
+  tryFrom(random, home, count * 6, count, usable, chosen, taken);
   if (chosen.length < count) {
     const platformPool = [...mm.regionMembers.values()]
       .flat()
       .filter((i) => mm.players[i]!.platform === slot.platform);
-    tryFrom(platformPool, count * 10);
+    tryFrom(random, platformPool, count * 10, count, usable, chosen, taken);
   }
   return chosen;
+}
+
+/**
+ * Up to `attempts` random picks from `pool`, each usable one not `taken` yet added to `chosen`
+ * (and `taken`) until it holds `count`.
+ */
+function tryFrom(
+  random: Random,
+  pool: readonly number[],
+  attempts: number,
+  count: number,
+  usable: (i: number) => boolean,
+  chosen: number[],
+  taken: Set<number>,
+): void {
+  for (let a = 0; a < attempts && chosen.length < count && pool.length > 0; a++) {
+    const i = random.pick(pool);
+    if (!taken.has(i) && usable(i)) {
+      taken.add(i);
+      chosen.push(i);
+    }
+  }
 }
 
 export function makeBots(random: Random, count: number): Entrant[] {

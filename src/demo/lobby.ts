@@ -36,21 +36,19 @@ export function botShare(population: number): number {
 export function fillLobby(random: Random, slot: MatchSlot, mm: Matchmaking): LobbyRoster[] {
   const at = slot.createdAt;
   const inMatch = new Set<number>();
-  const usable = (i: number): boolean => !inMatch.has(i) && mm.busyUntil[i]! <= at;
-  const admit = (indices: readonly number[]): void => indices.forEach((i) => inMatch.add(i));
-  const human = (i: number): Entrant => {
-    const p = mm.players[i]!;
-    return { playerId: p.accountId, name: p.name, skill: p.skill, player: p };
-  };
+  const usable = isFree.bind(null, mm, inMatch, at);
 
   if (slot.lineup) {
-    return slot.lineup.map((team, t) => ({ teamId: t + 1, members: team.map(human) }));
+    const rosters: LobbyRoster[] = [];
+    for (let t = 0; t < slot.lineup.length; t++)
+      rosters.push({ teamId: t + 1, members: entrantsOf(mm, slot.lineup[t]!) });
+    return rosters;
   }
   if (slot.baseMode === null) {
     const arena = adHoc(random, slot, mm, 16, usable);
-    admit(arena);
+    admit(inMatch, arena);
     // Seats nobody free could take go to bots, so both teams always field eight.
-    const entrants = [...arena.map(human), ...makeBots(random, 16 - arena.length)];
+    const entrants = [...entrantsOf(mm, arena), ...makeBots(random, 16 - arena.length)];
     return [
       { teamId: 1, members: entrants.slice(0, 8) },
       { teamId: 2, members: entrants.slice(8) },
@@ -72,17 +70,15 @@ export function fillLobby(random: Random, slot: MatchSlot, mm: Matchmaking): Lob
     const wanted = lobby - bots;
     const homeWanted = Math.round(wanted * random.float(0.88, 0.96));
     humans = mm.rotation(slot.region, queue).take(homeWanted, at, usable);
-    admit(humans);
+    admit(inMatch, humans);
     // A thin region's shortfall comes from its neighbours: all of it in ranked, half in public
     // matches (bots take the other half).
     const short = homeWanted - humans.length;
     const fromElsewhere = wanted - homeWanted + (ranked ? short : Math.round(short / 2));
-    const extra = fromNeighbours(random, slot, mm, queue, fromElsewhere, usable);
-    admit(extra);
-    humans.push(...extra);
+    humans.push(...fromNeighbours(random, slot, mm, queue, fromElsewhere, inMatch, usable));
     if (ranked && humans.length < lobby) {
       const more = adHoc(random, slot, mm, lobby - humans.length, usable);
-      admit(more);
+      admit(inMatch, more);
       humans.push(...more);
     }
     bots = lobby - humans.length;
@@ -92,27 +88,51 @@ export function fillLobby(random: Random, slot: MatchSlot, mm: Matchmaking): Lob
       ? 64
       : random.int(teamSize * 6, Math.min(100, map.lobby[1]));
     humans = adHoc(random, slot, mm, lobby, usable);
-    admit(humans);
+    admit(inMatch, humans);
   }
 
   // When nearly everyone is already in a match, bots fill the lobby up to two full teams: a
   // scheduled match is always played, by at least two rosters.
   bots = Math.max(bots, 2 * teamSize - humans.length);
   const rosters: Entrant[][] = [
-    ...groupIntoRosters(random, humans.map(human), teamSize, ranked),
+    ...groupIntoRosters(random, entrantsOf(mm, humans), teamSize, ranked),
     ...groupIntoRosters(random, makeBots(random, bots), teamSize),
   ];
   random.shuffle(rosters);
   return assignTeamIds(random, rosters, teamSize);
 }
 
-/** Up to `count` players of the platform's other regions, a few at a time. */
+/** Whether player `i` can join a match at `at`: not in it already, nor still in another one. */
+function isFree(mm: Matchmaking, inMatch: ReadonlySet<number>, at: number, i: number): boolean {
+  return !inMatch.has(i) && mm.busyUntil[i]! <= at;
+}
+
+/** Puts the players `indices` in the match being filled. */
+function admit(inMatch: Set<number>, indices: readonly number[]): void {
+  for (const i of indices) inMatch.add(i);
+}
+
+/** The entrants of the players `indices`. */
+function entrantsOf(mm: Matchmaking, indices: readonly number[]): Entrant[] {
+  const entrants: Entrant[] = [];
+  for (const i of indices) {
+    const p = mm.players[i]!;
+    entrants.push({ playerId: p.accountId, name: p.name, skill: p.skill, player: p });
+  }
+  return entrants;
+}
+
+/**
+ * Up to `count` players of the platform's other regions, a few at a time, each admitted to
+ * `inMatch` (which `usable` consults) as soon as found.
+ */
 function fromNeighbours(
   random: Random,
   slot: MatchSlot,
   mm: Matchmaking,
   queue: string,
   count: number,
+  inMatch: Set<number>,
   usable: (i: number) => boolean,
 ): number[] {
   const others = [...mm.regionMembers.keys()].filter(
@@ -120,17 +140,12 @@ function fromNeighbours(
   );
   const weights = others.map((r) => [r, mm.regionMembers.get(r)!.length] as const);
   const found: number[] = [];
-  const taken = new Set<number>();
   for (let attempts = 0; found.length < count && attempts < 12 && others.length > 0; attempts++) {
     const region = random.weighted(weights);
     const extra = mm
       .rotation(region, queue)
-      .take(
-        Math.min(count - found.length, random.int(2, 8)),
-        slot.createdAt,
-        (i) => !taken.has(i) && usable(i),
-      );
-    for (const i of extra) taken.add(i);
+      .take(Math.min(count - found.length, random.int(2, 8)), slot.createdAt, usable);
+    admit(inMatch, extra);
     found.push(...extra);
   }
   return found;

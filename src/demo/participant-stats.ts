@@ -53,7 +53,8 @@ export function participantStats(
   }
 
   const used = weaponsUsed(battle);
-  const stats = battle.fighters.map((f): ParticipantStatsInput => {
+  const stats: ParticipantStatsInput[] = [];
+  for (const f of battle.fighters) {
     const timeSurvived =
       f.diedAt === null ? duration : Math.min(duration, Math.floor(f.diedAt / 1000));
     const aliveSeconds = Math.max(0, timeSurvived - f.landedAt / 1000);
@@ -68,7 +69,7 @@ export function participantStats(
       : movementOf(random, f, map, aliveSeconds);
     const life = Math.min(1, aliveSeconds / 1500);
     const grit = Math.exp(0.2 * f.skill);
-    return {
+    stats.push({
       DBNOs: f.dbnos,
       assists: f.assists,
       boosts: arena ? 0 : Math.min(14, random.poisson(3.6 * life ** 1.2 * grit)),
@@ -93,8 +94,8 @@ export function participantStats(
         ? random.int(0, 3)
         : Math.max(weaponsAcquired(random, aliveSeconds), used[f.index]!),
       winPlace: rankOf.get(f.index)!,
-    };
-  });
+    });
+  }
   assignKillPlaces(stats);
   if (!arena) {
     ensureAWreck(stats);
@@ -105,10 +106,13 @@ export function participantStats(
 
 /** Distinct guns and melee weapons each fighter hit someone with. */
 function weaponsUsed(battle: Battle): number[] {
-  const sets = battle.fighters.map(() => new Set<string>());
+  const sets: Array<Set<string>> = [];
+  for (let i = 0; i < battle.fighters.length; i++) sets.push(new Set());
   for (const hit of battle.hits)
     if (isCarriedWeapon(hit.weapon)) sets[hit.attacker]!.add(hit.weapon.itemId);
-  return sets.map((s) => s.size);
+  const counts: number[] = [];
+  for (const set of sets) counts.push(set.size);
+  return counts;
 }
 
 /** Somebody in a big lobby always ends up in the water: the one who lasted longest, if nobody did. */
@@ -130,15 +134,23 @@ function ensureAWreck(stats: ParticipantStatsInput[]): void {
   if (driver) driver.vehicleDestroys = 1;
 }
 
+interface KillRecord {
+  /** Index in the stats. */
+  i: number;
+  kills: number;
+  damage: number;
+}
+
+const byKillPlace = (a: KillRecord, b: KillRecord): number =>
+  b.kills - a.kills || b.damage - a.damage || a.i - b.i;
+
 /** killPlace 1…N: most kills first, then most damage, then participant order. */
 export function assignKillPlaces(stats: ParticipantStatsInput[]): void {
-  const order = stats
-    .map((_, i) => i)
-    .sort(
-      (a, b) =>
-        stats[b]!.kills - stats[a]!.kills || stats[b]!.damageDealt - stats[a]!.damageDealt || a - b,
-    );
-  order.forEach((i, place) => (stats[i]!.killPlace = place + 1));
+  const order: KillRecord[] = [];
+  for (let i = 0; i < stats.length; i++)
+    order.push({ i, kills: stats[i]!.kills, damage: stats[i]!.damageDealt });
+  order.sort(byKillPlace);
+  for (let place = 0; place < order.length; place++) stats[order[place]!.i]!.killPlace = place + 1;
 }
 
 function weaponsAcquired(random: Random, aliveSeconds: number): number {

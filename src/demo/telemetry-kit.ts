@@ -37,77 +37,99 @@ export interface Kit {
 
 /** Plans every fighter's kit (in team deathmatch guns come with the spawn kit). */
 export function planKits(t: TelemetryWriter): Kit[] {
-  const { random, fighters, profile } = t;
-  const { battle, stats, arena } = t.input;
-  const firstUse = fighters.map(() => new Map<Weapon, number>());
+  const { fighters } = t;
+  const { battle } = t.input;
+  // Loops and module-level functions, not closures made anew for every match: V8 drops the
+  // optimized code of closures that are dead at a full collection and compiles it again.
+  const firstUse: Array<Map<Weapon, number>> = [];
+  for (let i = 0; i < fighters.length; i++) firstUse.push(new Map());
   for (const hit of battle.hits)
     if (isCarriedWeapon(hit.weapon) && !firstUse[hit.attacker]!.has(hit.weapon))
       firstUse[hit.attacker]!.set(hit.weapon, hit.at);
-  const full = profile.name === 'full';
-  const kits = fighters.map((f, i): Kit => {
-    if (arena) return { guns: [], spare: stats[i]!.weaponsAcquired, armour: [] };
-    const end = f.diedAt ?? battle.durationMs;
-    const guns: Gun[] = [...firstUse[i]!].map(([weapon, by]) => {
-      const at = Math.round(f.landedAt + 300 + (by - f.landedAt - 300) * random.float(0.2, 0.9));
-      return { weapon, at, fittings: [], items: new Map() };
-    });
-    for (const gun of guns) {
-      if (gun.weapon.weaponClass === 'melee' || gun.weapon.weaponClass === 'pistol') continue;
-      const wanted = full ? random.int(1, 4) : random.int(0, 1);
-      let at = gun.at;
-      for (let k = 0; k < wanted; k++) {
-        at += random.int(2_000, 90_000);
-        if (at >= end) break;
-        const fitting = { item: random.pick(ATTACHMENTS), at, detachedAt: Infinity };
-        gun.fittings.push(fitting);
-        // A better one turns up now and then: off with the old, on with the new.
-        const swapAt = at + random.int(30_000, 300_000);
-        if (random.chance(full ? 0.3 : 0.15) && swapAt < end) {
-          fitting.detachedAt = swapAt;
-          gun.fittings.push({
-            item: random.pick(ATTACHMENTS),
-            at: swapAt + 400,
-            detachedAt: Infinity,
-          });
-          at = swapAt + 400;
-        }
-      }
-    }
-    const armour: Kit['armour'] = [];
-    const pieces = full ? random.int(2, 5) : random.chance(0.2) ? 2 : 1;
-    for (let k = 0, at = f.landedAt; k < pieces; k++) {
-      at += random.int(4_000, 240_000);
-      if (at >= end) break;
-      // The second piece upgrades the first (that one is taken off and dropped).
-      const slot = k === 1 ? armour[0]!.item.subCategory : random.chance(0.5) ? 'Headgear' : 'Vest';
-      const level = k === 0 ? random.int(0, 1) : k === 1 ? 2 : random.int(0, 2);
-      armour.push({ item: GEAR[slot as 'Headgear' | 'Vest'][level]!, at });
-    }
-    return { guns, spare: stats[i]!.weaponsAcquired - guns.length, armour };
-  });
+  const kits: Kit[] = [];
+  for (let i = 0; i < fighters.length; i++) kits.push(planKit(t, i, firstUse[i]!));
   ensureASwap(t, kits);
   return kits;
 }
 
+/** Fighter `i`'s kit, with `firstUse` the first hit with each weapon they hit anyone with. */
+function planKit(t: TelemetryWriter, i: number, firstUse: ReadonlyMap<Weapon, number>): Kit {
+  const { random, profile } = t;
+  const { battle, stats, arena } = t.input;
+  const f = t.fighters[i]!;
+  if (arena) return { guns: [], spare: stats[i]!.weaponsAcquired, armour: [] };
+  const full = profile.name === 'full';
+  const end = f.diedAt ?? battle.durationMs;
+  const guns: Gun[] = [];
+  for (const [weapon, by] of firstUse) {
+    const at = Math.round(f.landedAt + 300 + (by - f.landedAt - 300) * random.float(0.2, 0.9));
+    guns.push({ weapon, at, fittings: [], items: new Map() });
+  }
+  for (const gun of guns) {
+    if (gun.weapon.weaponClass === 'melee' || gun.weapon.weaponClass === 'pistol') continue;
+    const wanted = full ? random.int(1, 4) : random.int(0, 1);
+    let at = gun.at;
+    for (let k = 0; k < wanted; k++) {
+      at += random.int(2_000, 90_000);
+      if (at >= end) break;
+      const fitting = { item: random.pick(ATTACHMENTS), at, detachedAt: Infinity };
+      gun.fittings.push(fitting);
+      // A better one turns up now and then: off with the old, on with the new.
+      const swapAt = at + random.int(30_000, 300_000);
+      if (random.chance(full ? 0.3 : 0.15) && swapAt < end) {
+        fitting.detachedAt = swapAt;
+        gun.fittings.push({
+          item: random.pick(ATTACHMENTS),
+          at: swapAt + 400,
+          detachedAt: Infinity,
+        });
+        at = swapAt + 400;
+      }
+    }
+  }
+  const armour: Kit['armour'] = [];
+  const pieces = full ? random.int(2, 5) : random.chance(0.2) ? 2 : 1;
+  for (let k = 0, at = f.landedAt; k < pieces; k++) {
+    at += random.int(4_000, 240_000);
+    if (at >= end) break;
+    // The second piece upgrades the first (that one is taken off and dropped).
+    const slot = k === 1 ? armour[0]!.item.subCategory : random.chance(0.5) ? 'Headgear' : 'Vest';
+    const level = k === 0 ? random.int(0, 1) : k === 1 ? 2 : random.int(0, 2);
+    armour.push({ item: GEAR[slot as 'Headgear' | 'Vest'][level]!, at });
+  }
+  return { guns, spare: stats[i]!.weaponsAcquired - guns.length, armour };
+}
+
 /** Somebody swaps an attachment in every match that has any (LogItemDetach shows up). */
 function ensureASwap(t: TelemetryWriter, kits: Kit[]): void {
-  const fittings = kits.flatMap((kit, i) =>
-    kit.guns.flatMap((gun) => gun.fittings.map((f) => ({ f, gun, i }))),
-  );
-  if (fittings.some(({ f }) => f.detachedAt !== Infinity)) return;
-  for (const { f, gun, i } of fittings) {
+  for (const kit of kits)
+    for (const gun of kit.guns) for (const f of gun.fittings) if (f.detachedAt !== Infinity) return;
+  // The first fitting, in fighter and then gun order, that stays on long enough.
+  for (let i = 0; i < kits.length; i++) {
     const fighter = t.fighters[i]!;
-    const swapAt = f.at + 20_000;
-    if (swapAt + 1_000 >= (fighter.diedAt ?? t.input.battle.durationMs)) continue;
-    f.detachedAt = swapAt;
-    gun.fittings.push({ item: t.random.pick(ATTACHMENTS), at: swapAt + 400, detachedAt: Infinity });
-    return;
+    for (const gun of kits[i]!.guns)
+      for (const f of gun.fittings) {
+        const swapAt = f.at + 20_000;
+        if (swapAt + 1_000 >= (fighter.diedAt ?? t.input.battle.durationMs)) continue;
+        f.detachedAt = swapAt;
+        gun.fittings.push({
+          item: t.random.pick(ATTACHMENTS),
+          at: swapAt + 400,
+          detachedAt: Infinity,
+        });
+        return;
+      }
   }
 }
 
 /** The item of `weapon` as the kit holds it at `at` (with the attachments on it then). */
 export function gunItem(kit: Kit | undefined, weapon: Weapon, at: number): Item {
-  const gun = kit?.guns.find((g) => g.weapon === weapon);
+  let gun: Gun | undefined;
+  for (const g of kit?.guns ?? [])
+    if (g.weapon === weapon) {
+      gun = g;
+      break;
+    }
   if (!gun || gun.fittings.length === 0) return weaponItem(weapon);
   let key = '';
   for (let k = 0; k < gun.fittings.length; k++) {
@@ -116,9 +138,8 @@ export function gunItem(kit: Kit | undefined, weapon: Weapon, at: number): Item 
   }
   let found = gun.items.get(key);
   if (!found) {
-    const ids = gun.fittings
-      .filter((f) => f.at <= at && at < f.detachedAt)
-      .map((f) => f.item.itemId);
+    const ids: string[] = [];
+    for (const f of gun.fittings) if (f.at <= at && at < f.detachedAt) ids.push(f.item.itemId);
     found = weaponItem(weapon, ids);
     gun.items.set(key, found);
   }

@@ -5,16 +5,17 @@
  * final placement, the winners' results and every weapon's figures.
  */
 import type { Fighter } from './fighters.ts';
-import { quarter } from './telemetry-world.ts';
+import { quarter, type Location } from './telemetry-world.ts';
 import type { WeaponTally } from './telemetry-tally.ts';
-import type { TelemetryWriter } from './telemetry-writer.ts';
+import type { Fields, TelemetryWriter } from './telemetry-writer.ts';
 import { vehicleObject } from './vehicles.ts';
 
 export function emitLobby(t: TelemetryWriter): void {
   const { random, world } = t;
   const { battle, map, arena } = t.input;
   const start = battle.matchStartAt;
-  const spots = t.fighters.map(() => world.lobbySpot(random));
+  const spots: Location[] = [];
+  for (let k = 0; k < t.fighters.length; k++) spots.push(world.lobbySpot(random));
   for (const f of t.fighters) {
     let at = random.int(start - 25_000, start - 2_000);
     if (f.player) {
@@ -30,11 +31,15 @@ export function emitLobby(t: TelemetryWriter): void {
       _D: '',
     });
   }
+  const weatherId = random.pick(map.weathers);
+  const characters: Fields[] = [];
+  for (const f of t.fighters)
+    characters.push(t.wrapper(t.character(f.index, start), arena ? f : null));
   t.emit(start, {
     _T: 'LogMatchStart',
     mapName: map.name,
-    weatherId: random.pick(map.weathers),
-    characters: t.fighters.map((f) => t.wrapper(t.character(f.index, start), arena ? f : null)),
+    weatherId,
+    characters,
     cameraViewBehaviour: t.input.fpp ? 'FpsOnly' : 'FpsAndTps',
     teamSize: battle.teamSize,
     isCustomGame: t.input.isCustomGame,
@@ -49,26 +54,16 @@ export function emitLobby(t: TelemetryWriter): void {
 /** Boarding, the jump and the landing. */
 function flyIn(t: TelemetryWriter, f: Fighter): void {
   const { world, random } = t;
-  const { battle, map } = t.input;
-  const start = battle.matchStartAt;
+  const start = t.input.battle.matchStartAt;
   const flight = world.flight!;
   const jumpAt = flight.jumpAt[f.index]!;
-  const plane = (at: number) =>
-    vehicleObject({
-      vehicleId: map.aircraft,
-      seatIndex: 0,
-      healthPercent: 100,
-      feulPercent: 100,
-      velocity: 90,
-      location: world.position(f.index, at),
-    });
   // The default profile leaves the boarding and the jump out (positions show the flight).
   if (t.profile.name === 'full') {
     const seat = { seatIndex: 0, fellowPassengers: [] };
     t.emit(start, {
       _T: 'LogVehicleRide',
       character: t.character(f.index, start),
-      vehicle: plane(start),
+      vehicle: aircraft(t, f, start),
       ...seat,
       common: null,
       _D: '',
@@ -76,7 +71,7 @@ function flyIn(t: TelemetryWriter, f: Fighter): void {
     t.emit(jumpAt, {
       _T: 'LogVehicleLeave',
       character: t.character(f.index, jumpAt),
-      vehicle: plane(jumpAt),
+      vehicle: aircraft(t, f, jumpAt),
       rideDistance: quarter(flight.flownMetres(jumpAt, start)),
       seatIndex: 0,
       maxSpeed: quarter(random.float(320, 330)),
@@ -94,6 +89,18 @@ function flyIn(t: TelemetryWriter, f: Fighter): void {
   });
 }
 
+/** The aircraft with fighter `f` aboard at `at`. */
+function aircraft(t: TelemetryWriter, f: Fighter, at: number): Fields {
+  return vehicleObject({
+    vehicleId: t.input.map.aircraft,
+    seatIndex: 0,
+    healthPercent: 100,
+    feulPercent: 100,
+    velocity: 90,
+    location: t.world.position(f.index, at),
+  });
+}
+
 /** LogMatchEnd: every character with their final placement, the winners' results, the weapons. */
 export function emitEnd(
   t: TelemetryWriter,
@@ -102,30 +109,37 @@ export function emitEnd(
 ): void {
   const { battle, stats } = t.input;
   const at = battle.durationMs;
-  const winners = battle.rosters.find((r) => r.rank === 1)!;
-  const kills = (i: number): number => t.fighters[i]!.kills;
-  t.emit(at, {
-    _T: 'LogMatchEnd',
-    characters: t.fighters.map((f) => {
-      const dead = f.diedAt !== null;
-      const character = t.character(f.index, at, {
-        health: dead ? 0 : undefined,
-        location: dead ? { x: 0, y: 0, z: 0 } : undefined,
-        ranking: stats[f.index]!.winPlace,
-        individualRanking: individual[f.index]!,
-      });
-      return t.wrapper(character, f);
-    }),
-    gameResultOnFinished: {
-      results: winners.members.map((i) => ({
+  const characters: Fields[] = [];
+  for (const f of t.fighters) {
+    const dead = f.diedAt !== null;
+    const character = t.character(f.index, at, {
+      health: dead ? 0 : undefined,
+      location: dead ? { x: 0, y: 0, z: 0 } : undefined,
+      ranking: stats[f.index]!.winPlace,
+      individualRanking: individual[f.index]!,
+    });
+    characters.push(t.wrapper(character, f));
+  }
+  const results: Fields[] = [];
+  for (const roster of battle.rosters) {
+    if (roster.rank !== 1) continue;
+    for (const i of roster.members) {
+      const f = t.fighters[i]!;
+      results.push({
         rank: 1,
         gameResult: '',
-        teamId: t.fighters[i]!.teamId,
-        stats: t.resultStats(i, kills(i)),
-        accountId: t.fighters[i]!.playerId,
+        teamId: f.teamId,
+        stats: t.resultStats(i, f.kills),
+        accountId: f.playerId,
         isRewardAbuse: false,
-      })),
-    },
+      });
+    }
+    break;
+  }
+  t.emit(at, {
+    _T: 'LogMatchEnd',
+    characters,
+    gameResultOnFinished: { results },
     allWeaponStats: tally.allWeaponStats(t),
     common: null,
     _D: '',

@@ -3,6 +3,7 @@
  * then LogWheelDestroy, each after its LogPlayerAttack), and the vehicles a fighter destroys
  * (LogVehicleDestroy — as many as their `vehicleDestroys`).
  */
+import type { Fighter } from './fighters.ts';
 import { gunInHand, gunItem, type Kit } from './telemetry-kit.ts';
 import { quarter } from './telemetry-world.ts';
 import type { TelemetryWriter } from './telemetry-writer.ts';
@@ -21,13 +22,16 @@ export function shotAt(
 ): void {
   const { random } = t;
   const at = Math.round((trip.start + trip.end) / 2);
-  const shooters = t.fighters.filter(
-    (f) =>
-      f.roster !== t.fighters[i]!.roster &&
+  const roster = t.fighters[i]!.roster;
+  const shooters: Fighter[] = [];
+  for (const f of t.fighters)
+    if (
+      f.roster !== roster &&
       f.landedAt < at &&
       (f.diedAt ?? Infinity) > at &&
-      gunInHand(kits[f.index], at) !== null,
-  );
+      gunInHand(kits[f.index], at) !== null
+    )
+      shooters.push(f);
   if (shooters.length === 0) return;
   const shooter = random.pick(shooters);
   const gun = gunInHand(kits[shooter.index], at)!;

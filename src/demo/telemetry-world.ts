@@ -29,6 +29,8 @@ const ON_PLANE = Math.fround(0.1);
  */
 export const quarter = (x: number): number => Math.round(x * 4) / 4;
 
+const ascending = (a: number, b: number): number => a - b;
+
 export class TelemetryWorld {
   readonly zone: ZonePlan | null;
   readonly flight: FlightPlan | null;
@@ -68,16 +70,22 @@ export class TelemetryWorld {
       this.lag.push(random.chance(0.4) ? random.int(60_000, 240_000) : 0);
     }
     this.vitals = new Vitals(battle);
-    this.deathTimes = battle.deaths
-      .filter((d) => !arena || d.cause === 'logout')
-      .map((d) => d.at)
-      .sort((a, b) => a - b);
-    this.firstLanding = Math.min(...fighters.map((f) => f.landedAt));
-    const ends = battle.rosters.map((r) =>
-      r.rank === 1 ? Infinity : Math.max(...r.members.map((i) => fighters[i]!.diedAt ?? Infinity)),
-    );
+    const deathTimes: number[] = [];
+    for (const d of battle.deaths) if (!arena || d.cause === 'logout') deathTimes.push(d.at);
+    this.deathTimes = deathTimes.sort(ascending);
+    let firstLanding = Infinity;
+    for (const f of fighters) firstLanding = Math.min(firstLanding, f.landedAt);
+    this.firstLanding = firstLanding;
+    const ends: number[] = [];
+    for (const r of battle.rosters) {
+      let lastDeath = -Infinity;
+      for (const i of r.members) lastDeath = Math.max(lastDeath, fighters[i]!.diedAt ?? Infinity);
+      ends.push(r.rank === 1 ? Infinity : lastDeath);
+    }
     this.rosterEnds = ends;
-    this.rosterEnd = fighters.map((f) => ends[f.roster]!);
+    const rosterEnd: number[] = [];
+    for (const f of fighters) rosterEnd.push(ends[f.roster]!);
+    this.rosterEnd = rosterEnd;
     this.areas = new NamedAreas(map);
   }
 

@@ -97,7 +97,8 @@ export class TelemetryWriter {
     this.world = new TelemetryWorld(random, input.map, input.battle, input.arena);
     this.fighters = input.battle.fighters;
     this.profile = input.profile;
-    this.attackCounts = this.fighters.map((f) => f.attacks);
+    this.attackCounts = [];
+    for (const f of this.fighters) this.attackCounts.push(f.attacks);
     this.bombs = random.int(100, 400);
   }
 

@@ -5,9 +5,10 @@
  * themselves — bombs falling (attacks without an attacker), LogRedZoneEnded with the drivers
  * caught on the road, LogBlackZoneEnded with those who lived through it.
  */
+import type { Bombardment } from './hazards.ts';
 import { NO_ITEM } from './items.ts';
 import { quarter, type Location } from './telemetry-world.ts';
-import type { TelemetryWriter } from './telemetry-writer.ts';
+import type { Fields, TelemetryWriter } from './telemetry-writer.ts';
 import type { Circle } from './zones.ts';
 
 const ORIGIN: Location = Object.freeze({ x: 0, y: 0, z: 0 });
@@ -33,7 +34,7 @@ export function emitZone(t: TelemetryWriter): void {
   for (let at = battle.matchStartAt + 10_000; at < battle.durationMs; at += every) {
     const safe = zone ? zone.blueAt(at) : world.arenaCircle;
     const white = zone?.whiteAt(at) ?? null;
-    const bomb = world.bombardments.find((b) => b.startAt <= at && at < b.endAt) ?? null;
+    const bomb = bombardmentDuring(world.bombardments, at);
     const red = bomb?.kind === 'red' ? bomb : null;
     const black = bomb?.kind === 'black' ? bomb : null;
     t.emit(at, {
@@ -82,20 +83,29 @@ function bombardments(t: TelemetryWriter): void {
       });
     }
     const at = b.endAt;
-    const alive = fighters.filter((f) => f.landedAt < at && (f.diedAt ?? Infinity) > at);
-    if (b.kind === 'red') {
-      const drivers = alive
-        .filter((f) => t.inVehicle(f.index, at))
-        .map((f) => t.character(f.index, at));
-      t.emit(at, { _T: 'LogRedZoneEnded', drivers, common: null, _D: '' });
-    } else {
-      const survivors = alive
-        .filter((f) => {
-          const p = world.position(f.index, at);
-          return (p.x - b.x) ** 2 + (p.y - b.y) ** 2 <= b.r * b.r;
-        })
-        .map((f) => t.character(f.index, at));
-      t.emit(at, { _T: 'LogBlackZoneEnded', survivors, common: null, _D: '' });
+    // Those the event lists, of those alive at its end: the drivers of a red zone, those inside a
+    // black zone.
+    const listed: number[] = [];
+    for (const f of fighters) {
+      if (!(f.landedAt < at && (f.diedAt ?? Infinity) > at)) continue;
+      if (b.kind === 'red' ? t.inVehicle(f.index, at) : within(world.position(f.index, at), b))
+        listed.push(f.index);
     }
+    const characters: Fields[] = [];
+    for (const i of listed) characters.push(t.character(i, at));
+    if (b.kind === 'red')
+      t.emit(at, { _T: 'LogRedZoneEnded', drivers: characters, common: null, _D: '' });
+    else t.emit(at, { _T: 'LogBlackZoneEnded', survivors: characters, common: null, _D: '' });
   }
+}
+
+/** The bombardment going on at `at`, if any. */
+function bombardmentDuring(bombardments: readonly Bombardment[], at: number): Bombardment | null {
+  for (const b of bombardments) if (b.startAt <= at && at < b.endAt) return b;
+  return null;
+}
+
+/** Whether `p` is inside the circle of bombardment `b`. */
+function within(p: Location, b: Bombardment): boolean {
+  return (p.x - b.x) ** 2 + (p.y - b.y) ** 2 <= b.r * b.r;
 }

@@ -10,6 +10,7 @@
  * the others imply; then each part of the story is written, and the writer sorts the lot.
  */
 import type { TelemetryEventInput } from '../ingest/match-input.ts';
+import type { Knock } from './fighters.ts';
 import { planHazards, type ZoneCause } from './hazards.ts';
 import type { Random } from './random.ts';
 import { emitAmbient } from './telemetry-ambient.ts';
@@ -85,21 +86,38 @@ function tellMatch(t: TelemetryWriter): void {
   }
   emitCrates(t, crates);
   emitHits(t, kits, tally);
-  const knockEnds = new Map(battle.deaths.filter((d) => d.knock).map((d) => [d.knock!, d.at]));
-  const firstRevive = battle.knocks.find((k) => k.revive);
+  const knockEnds = new Map<Knock, number>();
+  for (const d of battle.deaths) if (d.knock) knockEnds.set(d.knock, d.at);
+  let firstRevive: Knock | undefined;
+  for (const knock of battle.knocks)
+    if (knock.revive) {
+      firstRevive = knock;
+      break;
+    }
   for (const knock of battle.knocks)
     emitKnock(t, knock, kits, knockEnds.get(knock) ?? knock.at, knock === firstRevive);
   emitDeaths(t, kits, causes);
   emitEnd(t, tally, individualRanks(t, arena));
 }
 
+const latestFirst = (a: number, b: number): number => b - a;
+
 /** Everyone's individual placement: 1 for the survivors, then by how long they lasted. */
 function individualRanks(t: TelemetryWriter, arena: boolean): number[] {
-  if (arena) return t.input.stats.map((s) => s.killPlace);
-  const times = t.fighters.map((f) => f.diedAt ?? Infinity).sort((a, b) => b - a);
+  const ranks: number[] = [];
+  if (arena) {
+    for (const s of t.input.stats) ranks.push(s.killPlace);
+    return ranks;
+  }
+  const times: number[] = [];
+  for (const f of t.fighters) times.push(f.diedAt ?? Infinity);
+  times.sort(latestFirst);
   // 1 + how many lasted longer: the index of the first time not after one's own, in that order.
-  return t.fighters.map((f) => {
-    if (f.diedAt === null) return 1;
+  for (const f of t.fighters) {
+    if (f.diedAt === null) {
+      ranks.push(1);
+      continue;
+    }
     let lo = 0;
     let hi = times.length;
     while (lo < hi) {
@@ -107,6 +125,7 @@ function individualRanks(t: TelemetryWriter, arena: boolean): number[] {
       if (times[mid]! > f.diedAt) lo = mid + 1;
       else hi = mid;
     }
-    return 1 + lo;
-  });
+    ranks.push(1 + lo);
+  }
+  return ranks;
 }
