@@ -11,6 +11,7 @@ import type { Random } from './random.ts';
 import type { TelemetryProfile } from './telemetry-profile.ts';
 import { EventObjects, EventTexts, type TelemetryText } from './telemetry-sinks.ts';
 import { TelemetryWorld, quarter, type Location } from './telemetry-world.ts';
+import { isInVehicle, type Trip } from './travel-plan.ts';
 
 export interface TelemetryInput {
   /** Epoch ms of the match's createdAt; event times are offsets from it. */
@@ -81,8 +82,12 @@ export class TelemetryWriter {
   readonly fighters: readonly Fighter[];
   readonly profile: TelemetryProfile;
   readonly sentinel = SENTINEL;
-  /** Whether fighter i is in a vehicle at an instant (set by the travel plan). */
-  inVehicle: (i: number, at: number) => boolean = () => false;
+  /**
+   * Every fighter's trips, once the travel plan has laid them out (until then nobody is in a
+   * vehicle). Data rather than a function made per match: optimized code that calls such a
+   * function is thrown away once the match that made it is collected.
+   */
+  trips: readonly Trip[][] | null = null;
   /** Where each hit's last shot was fired from, by its attack id (kills show the same spot). */
   readonly shotFrom = new Map<number, Location>();
   /** Flare guns picked up and fired (planned with the care packages). */
@@ -112,6 +117,13 @@ export class TelemetryWriter {
     event._D = this.timestamp(this.input.createdAt + at);
     this.sink.add(event as TelemetryEventInput);
     this.times.push(Math.floor(at));
+  }
+
+  /** Whether fighter `i` is in a vehicle at `at` (see `trips`). */
+  inVehicle(i: number, at: number): boolean {
+    if (this.trips === null) return false;
+    const { flight } = this.world;
+    return isInVehicle(this.trips[i]!, flight, this.input.battle.matchStartAt, i, at);
   }
 
   /**

@@ -40,7 +40,7 @@ function pieces(random: Random, total: number, count: number): number[] {
   return out;
 }
 
-/** Every fighter's trips in time order; sets the writer's `inVehicle`. */
+/** Every fighter's trips in time order; gives them to the writer (its `inVehicle` reads them). */
 export function planTravel(t: TelemetryWriter): Trip[][] {
   const land: string[] = [];
   const boats: string[] = [];
@@ -48,7 +48,7 @@ export function planTravel(t: TelemetryWriter): Trip[][] {
   const trips: Trip[][] = [];
   for (const f of t.fighters) trips.push(planTrips(t, f, land, boats));
   showcaseFirstRide(trips);
-  t.inVehicle = inVehicle.bind(null, trips, t.world.flight, t.input.battle.matchStartAt);
+  t.trips = trips;
   return trips;
 }
 
@@ -138,20 +138,18 @@ function showcaseFirstRide(trips: readonly Trip[][]): void {
 }
 
 /**
- * Whether fighter `i` is in a vehicle at `at`: the aircraft until they jump, or a ride. Bound
- * to a match's trips and flight as the writer's `inVehicle`.
+ * Whether fighter `i` is in a vehicle at `at`: the aircraft until they jump, or a ride of
+ * `trips` (theirs).
  */
-function inVehicle(
-  trips: readonly Trip[][],
+export function isInVehicle(
+  trips: readonly Trip[],
   flight: FlightPlan | null,
   matchStartAt: number,
   i: number,
   at: number,
 ): boolean {
   if (flight && at >= matchStartAt && at < flight.jumpAt[i]!) return true;
-  for (const trip of trips[i]!)
-    if (trip.kind === 'ride' && trip.start <= at && at < trip.end) return true;
-  return false;
+  return rideAt(trips, at) !== null;
 }
 
 /** The ride fighter `i` is on at `at`, if any. */
