@@ -1,5 +1,10 @@
 /** The ingest measurements as a Markdown table, with what each row is. */
-import { DEMO_GOAL, INGEST_GOAL, type IngestReport } from './ingest-report.ts';
+import {
+  DEMO_FIRST_PASS_SCALE,
+  DEMO_GOAL,
+  INGEST_GOAL,
+  type IngestReport,
+} from './ingest-report.ts';
 import { amount, count, markdownTable, ratioCell, size } from './report.ts';
 
 export function ingestTable(report: IngestReport): string {
@@ -46,6 +51,7 @@ export function ingestTable(report: IngestReport): string {
     'HTTP: the same matches posted to a freshly started server, and to another one after it ingested as many other matches of the same demo. ' +
     'CLI (`gamedata ingest <dir>`, pinned like the servers): one run of the matches less the start measured apart, and warm the CPU of the process (every thread) between the lines reporting the last of as many other matches and the last of these, in a run that ingests those others first and a few more after (the cheaper of two runs, one on full-size telemetry); ' +
     '"CLI unpinned" is that warm window with the process free to use every core: its cores used says whether both work (on a shared machine, only as far as the other core is free). ' +
+    `Demo: a whole \`gamedata demo\` run (pinned, its start taken off) per match stored, generation included; its first pass is a run at scale ${DEMO_FIRST_PASS_SCALE}, whose start-up compiling weighs on some 80 matches, the row held to the goal a longer one (\`--ingest-demo-scale\`; the default data set is scale 1). ` +
     `Goals: ingest ≥ ${INGEST_GOAL}×, demo (generation included) ≥ ${DEMO_GOAL}× the floor.${start}`
   );
 }
