@@ -148,16 +148,19 @@ export function renderMatchDocument(match: MatchRecord, variant: MatchDocumentVa
   // No callbacks made per match here: V8 keeps a closure's optimized code only while a closure
   // made from it is alive, so those were compiled again after every full collection.
   const spellings = new Map<string, string>();
-  const spell = (canonical: string): string => spellOnce(spellings, canonical, variant);
   // On a combined shard (`console`) the match names that shard, its players their own platforms.
-  const matchShard = q(variant.shard.isCombined ? variant.shard.spelling : spell(match.platform));
+  const matchShard = q(
+    variant.shard.isCombined
+      ? variant.shard.spelling
+      : spellOnce(spellings, match.platform, variant),
+  );
   const self = q(matchUrl(variant, match.id));
   const assetId = q(match.assetId);
 
   const included: string[] = [];
   for (const p of match.participants) {
     included.push(
-      `{"type":"participant","id":${q(p.id)},"attributes":{"actor":"","shardId":${q(spell(p.platform))},"stats":${p.statsJson}}}`,
+      `{"type":"participant","id":${q(p.id)},"attributes":{"actor":"","shardId":${q(spellOnce(spellings, p.platform, variant))},"stats":${p.statsJson}}}`,
     );
   }
   const rosterRefs: string[] = [];
