@@ -14,10 +14,13 @@
  * (src/http/fast-send.ts). What a source answers is described in src/http/fast-answer.ts.
  */
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { FastifyServerFactory } from 'fastify';
 import type { FastAnswer, FastPathDeps, FastRequest, FastSource } from './fast-answer.ts';
-import { fastSender, type Send } from './fast-send.ts';
+import { fastSenders, type Senders } from './fast-send.ts';
+import { takeConnections, type RawConnections } from './raw-connections.ts';
+import { readGet } from './raw-get.ts';
 import { commonMediaType } from './content-negotiation.ts';
 import { gzipAccepted } from './precompressed.ts';
 
@@ -55,9 +58,27 @@ interface ServerOptions {
 export function createFastPath(): FastPath {
   const sources: FastSource[] = [];
   let deps: FastPathDeps | null = null;
-  let send: Send | null = null;
+  let senders: Senders | null = null;
+  let keepAliveMs = 0;
+  let connections: RawConnections | null = null;
 
-  function find(request: FastRequest): FastAnswer | null {
+  /** The cached answer to a GET of `url` with these headers, if some source has it. */
+  function lookup(
+    url: string,
+    accept: string | undefined,
+    acceptEncoding: string | undefined,
+    now: number,
+  ): FastAnswer | null {
+    const type = commonMediaType(accept);
+    const gzip = gzipAccepted(acceptEncoding);
+    if (type === null || gzip === null) return null;
+    const request: FastRequest = {
+      url,
+      gzip,
+      type,
+      now,
+      identityAsked: acceptEncoding === undefined,
+    };
     for (const source of sources) {
       const answer = source(request);
       if (answer !== null) return answer;
@@ -68,23 +89,20 @@ export function createFastPath(): FastPath {
   /** True when the request is answered here (or will be); false hands it to Fastify. */
   function tryAnswer(req: IncomingMessage, res: ServerResponse): boolean {
     const d = deps;
-    if (d === null || send === null || req.method !== 'GET') return false;
+    const s = senders;
+    if (d === null || s === null || req.method !== 'GET') return false;
     // Node builds the headers object of every request anyway (it reads Host and Expect).
     const h = req.headers;
     // Conditional requests (304s), bodies where none belong, no Host, Expect: Fastify's to answer.
     if (h['if-none-match'] !== undefined || h['content-length'] !== undefined) return false;
     if (h['transfer-encoding'] !== undefined || h.host === undefined) return false;
     if (h.expect !== undefined) return false;
-    const type = commonMediaType(h.accept);
-    const gzip = gzipAccepted(h['accept-encoding']);
-    if (type === null || gzip === null) return false;
     const started = performance.now();
     const now = d.now();
-    const identityAsked = h['accept-encoding'] === undefined;
-    const answer = find({ url: req.url!, gzip, type, now, identityAsked });
+    const answer = lookup(req.url!, h.accept, h['accept-encoding'], now);
     if (answer === null) return false;
     if (!answer.keyed) {
-      send(res, started, answer, null, null, now);
+      s.send(res, started, answer, null, null, now);
       return true;
     }
     const key = d.cachedKey(h.authorization);
@@ -93,19 +111,46 @@ export function createFastPath(): FastPath {
       const count = d.countNow(key);
       // Over budget: Fastify counts it again (no change once over) and answers the 429.
       if (count.isExceeded) return false;
-      send(res, started, answer, key, count, now);
+      s.send(res, started, answer, key, count, now);
       return true;
     }
-    const sendCounted = send;
     d.count(key).then(
       (count) => {
         // Over budget: Fastify counts it again (no change once over) and answers the 429.
         if (count.isExceeded) return fallThrough(req, res);
-        sendCounted(res, started, answer, key, count, d.now());
+        s.send(res, started, answer, key, count, d.now());
       },
       () => fallThrough(req, res),
     );
     return true;
+  }
+
+  /**
+   * Answers on the connection the plain GET at `at` in `chunk` (src/http/raw-get.ts), as
+   * tryAnswer would; -1 when it does not. A key counted in a store that answers later (Redis)
+   * is not answered here: its connection goes to Node, whose requests tryAnswer sees.
+   */
+  function answerAt(chunk: Buffer, at: number, socket: Socket): number {
+    const d = deps;
+    const s = senders;
+    if (d === null || s === null) return -1;
+    const get = readGet(chunk, at);
+    if (get === null) return -1;
+    const started = performance.now();
+    const now = d.now();
+    const answer = lookup(get.url, get.accept, get.acceptEncoding, now);
+    if (answer === null) return -1;
+    if (!answer.keyed) {
+      s.sendRaw(socket, started, answer, null, null, now);
+      return get.end;
+    }
+    const key = d.cachedKey(get.authorization);
+    if (key === null || d.countNow === undefined) return -1;
+    const count = d.countNow(key);
+    // Over budget: Fastify counts it again (no change once over) and answers the 429.
+    if (count.isExceeded) return -1;
+    s.sendRaw(socket, started, answer, key, count, now);
+    return get.end;
   }
 
   let fastify: RequestListener | null = null;
@@ -124,20 +169,27 @@ export function createFastPath(): FastPath {
       server.keepAliveTimeout = options.keepAliveTimeout;
       server.requestTimeout = options.requestTimeout;
       server.setTimeout(options.connectionTimeout);
-      if (options.maxRequestsPerSocket > 0)
+      if (options.maxRequestsPerSocket > 0) {
+        // Node counts a connection's requests to close it after the last; left to Node alone.
         server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+      } else {
+        keepAliveMs = options.keepAliveTimeout;
+        connections = takeConnections(server, keepAliveMs);
+      }
       return server;
     },
     add(source) {
       sources.push(source);
     },
     enable(given) {
-      send = fastSender(given);
+      senders = fastSenders(given, keepAliveMs);
       deps = given;
+      connections?.enable(answerAt);
     },
     disable() {
       deps = null;
-      send = null;
+      senders = null;
+      connections?.disable();
     },
   };
 }

@@ -1,8 +1,13 @@
 /**
  * How the fast path (src/http/fast-path.ts) sends an answer: the headers the Fastify path
- * would send, in its order, then the access line and the request metrics of the route.
+ * would send, in its order, then the access line and the request metrics of the route. An
+ * answer goes through Node's ServerResponse, or as bytes on a connection the fast path reads
+ * itself (src/http/raw-connections.ts): then the head is the one Node would write for the same
+ * list — status line, the headers as given, `Date` unless given, `Connection: keep-alive` and
+ * the keep-alive timeout.
  */
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { ApiKey } from '../store/api-keys.ts';
 import type { FastAnswer, FastPathDeps, RateCount, RouteLine } from './fast-answer.ts';
@@ -18,10 +23,27 @@ export type Send = (
   now: number,
 ) => void;
 
+/** `Send` on a connection read by the fast path itself, which corks it around its answers. */
+export type SendRaw = (
+  socket: Socket,
+  started: number,
+  answer: FastAnswer,
+  key: ApiKey | null,
+  count: RateCount | null,
+  now: number,
+) => void;
+
+export interface Senders {
+  send: Send;
+  sendRaw: SendRaw;
+}
+
 /** A route's headers made into the whole list sent, for a body of `bodyLength` bytes. */
 interface WholeList {
   list: (string | number)[];
   bodyLength: number;
+  /** An unkeyed list's status line and header lines, once written on a connection. */
+  head?: string;
 }
 
 /**
@@ -33,8 +55,11 @@ const REMAINING_AT = 3;
 const RESET_AT = 5;
 const DATE_FROM_END = 3;
 
-/** The sender of one enabled fast path: what it makes once per route or answer is kept here. */
-export function fastSender(d: FastPathDeps): Send {
+/**
+ * The senders of one enabled fast path: what they make once per route or answer is kept here.
+ * `keepAliveMs`: the server's keep-alive timeout, which a head written on a connection states.
+ */
+export function fastSenders(d: FastPathDeps, keepAliveMs: number): Senders {
   /** The access line writer of each route answered so far (the routes are few). */
   const lines = new Map<string, RouteLine | null>();
   const lineOf = (route: string): RouteLine | null => {
@@ -56,10 +81,10 @@ export function fastSender(d: FastPathDeps): Send {
   const keyed = new WeakMap<readonly string[], WholeList>();
   const cors = d.corsHeaders.length;
 
-  function wholeList(answer: FastAnswer, counted: boolean): (string | number)[] {
+  function wholeList(answer: FastAnswer, counted: boolean): WholeList {
     const lists = counted ? keyed : unkeyed;
     const made = lists.get(answer.headers);
-    if (made !== undefined && made.bodyLength === answer.body.length) return made.list;
+    if (made !== undefined && made.bodyLength === answer.body.length) return made;
     const list: (string | number)[] = [...d.corsHeaders];
     // What the Fastify path sends, in its order: CORS, the rate limit, the route's, Date.
     if (counted)
@@ -67,25 +92,80 @@ export function fastSender(d: FastPathDeps): Send {
     list.push(...answer.headers);
     if (counted) list.push('date', '');
     list.push('content-length', String(answer.body.length));
-    lists.set(answer.headers, { list, bodyLength: answer.body.length });
-    return list;
+    const whole: WholeList = { list, bodyLength: answer.body.length };
+    lists.set(answer.headers, whole);
+    return whole;
   }
 
-  return (res, started, answer, key, count, now) => {
-    let headers = wholeList(answer, count !== null);
-    if (count !== null) {
-      headers = headers.slice();
-      const reset = d.resetHeaders(count.ttlInSeconds, now);
-      headers[cors + LIMIT_AT] = count.max;
-      // The remaining budget is new on every answer: its text is made without V8's cache.
-      headers[cors + REMAINING_AT] = decimalText(count.remaining);
-      headers[cors + RESET_AT] = reset.reset;
-      headers[headers.length - DATE_FROM_END] = reset.date;
-    }
-    res.writeHead(200, headers as string[]);
-    res.end(answer.body);
+  /** A keyed answer's own copy of its list, with its count and `Date` written in. */
+  function countedList(list: (string | number)[], count: RateCount, now: number) {
+    const headers = list.slice();
+    const reset = d.resetHeaders(count.ttlInSeconds, now);
+    headers[cors + LIMIT_AT] = count.max;
+    // The remaining budget is new on every answer: its text is made without V8's cache.
+    headers[cors + REMAINING_AT] = decimalText(count.remaining);
+    headers[cors + RESET_AT] = reset.reset;
+    headers[headers.length - DATE_FROM_END] = reset.date;
+    return headers;
+  }
+
+  /** The access line and the metrics of an answer sent. */
+  function sent(started: number, answer: FastAnswer, key: ApiKey | null): void {
     const ms = performance.now() - started;
     lineOf(answer.route)?.(d.nextRequestId(), ms, key?.id ?? null);
     d.record?.(answer.route, 'GET', 200, ms / 1000);
+  }
+
+  const connectionLines = keepAliveLines(keepAliveMs);
+
+  return {
+    send(res, started, answer, key, count, now) {
+      const whole = wholeList(answer, count !== null);
+      const headers = count === null ? whole.list : countedList(whole.list, count, now);
+      res.writeHead(200, headers as string[]);
+      res.end(answer.body);
+      sent(started, answer, key);
+    },
+    sendRaw(socket, started, answer, key, count, now) {
+      const whole = wholeList(answer, count !== null);
+      let head: string;
+      if (count === null) {
+        whole.head ??= headLines(whole.list);
+        head = whole.head + 'Date: ' + httpDate() + '\r\n' + connectionLines;
+      } else {
+        head = headLines(countedList(whole.list, count, now)) + connectionLines;
+      }
+      socket.write(head, 'latin1');
+      socket.write(answer.body);
+      sent(started, answer, key);
+    },
   };
+}
+
+/** A 200's status line and a flat header list's lines, as Node's ServerResponse writes them. */
+function headLines(list: readonly (string | number)[]): string {
+  let text = 'HTTP/1.1 200 OK\r\n';
+  for (let i = 0; i < list.length; i += 2) text += list[i] + ': ' + list[i + 1] + '\r\n';
+  return text;
+}
+
+/** The lines ending the head of a keep-alive answer, as Node writes them, and the blank line. */
+function keepAliveLines(keepAliveMs: number): string {
+  const timeout =
+    keepAliveMs > 0 ? `Keep-Alive: timeout=${Math.floor(keepAliveMs / 1000)}\r\n` : '';
+  return 'Connection: keep-alive\r\n' + timeout + '\r\n';
+}
+
+let dateSecond = -1;
+let dateText = '';
+
+/** The `Date` Node adds to an answer that has none: the clock's time, to the second. */
+function httpDate(): string {
+  const ms = Date.now();
+  const second = Math.floor(ms / 1000);
+  if (second !== dateSecond) {
+    dateSecond = second;
+    dateText = new Date(second * 1000).toUTCString();
+  }
+  return dateText;
 }

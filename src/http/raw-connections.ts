@@ -1,0 +1,172 @@
+/**
+ * The fast path's answers written on the connection itself. Node's HTTP server parses every
+ * request into an IncomingMessage and answers through a ServerResponse; for a cached document
+ * that machinery costs more than the answer, and in a process that also runs Fastify, file and
+ * zlib streams it costs more still (README "Why the match, `/status` and `/healthz` fall short").
+ * So the server's connections come here first: a chunk holding complete plain GETs
+ * (src/http/raw-get.ts) the fast path can answer is answered with bytes written to the socket;
+ * at the first request it cannot — another method, a miss, anything odd, a request not complete
+ * in the chunk — the connection is handed to Node's own connection handler for good, the bytes
+ * not answered yet put back in front of what it reads next. From then on it is an ordinary
+ * Node connection, whose requests the fast path still sees through `request` events.
+ *
+ * A connection kept here behaves as Node's would: idle for the server's keep-alive timeout after
+ * an answer, it is closed; idle before its first request, it is handed over, and Node's timeouts
+ * apply; it stops reading while its answers wait for a slow reader; once the app is closing,
+ * and as soon as nothing it was sent is still queued, it is closed as Node closes an idle
+ * keep-alive connection, or handed over if it had no request yet, so that closing
+ * (src/http/drain-server.ts) finds only Node's connections.
+ */
+import type http from 'node:http';
+import type { Socket } from 'node:net';
+
+/**
+ * Answers the request whose first byte is at `at` in `chunk` on `socket`, and returns the
+ * offset after it; or returns -1 without writing anything, when it does not answer that request.
+ */
+export type AnswerAt = (chunk: Buffer, at: number, socket: Socket) => number;
+
+/** The most requests of one chunk answered here; the rest of a longer pipeline goes to Node. */
+export const MAX_PIPELINED = 32;
+
+export interface RawConnections {
+  /** Answers on connections (new ones and those kept) with `answerAt`. */
+  enable(answerAt: AnswerAt): void;
+  /** Ends answering: kept connections close or go to Node (see release); new ones go to Node. */
+  disable(): void;
+}
+
+/**
+ * Takes over `server`'s connections: its own connection handler (Node's, which http.Server
+ * registers first) now runs only for the connections handed over. Other `connection` listeners
+ * still see every connection.
+ */
+export function takeConnections(server: http.Server, keepAliveMs: number): RawConnections {
+  const [nodeHandler] = server.listeners('connection') as Array<(socket: Socket) => void>;
+  if (nodeHandler === undefined) throw new Error('the HTTP server has no connection handler');
+  server.removeListener('connection', nodeHandler);
+  const kept = new Set<KeptConnection>();
+  let answerAt: AnswerAt | null = null;
+
+  const handOver = (socket: Socket, rest: Buffer | null): void => {
+    nodeHandler.call(server, socket);
+    // With Node's data listener in place, the bytes put back reach its parser at once, before
+    // anything read later.
+    if (rest !== null && rest.length > 0) socket.unshift(rest);
+  };
+
+  server.prependListener('connection', (socket: Socket) => {
+    if (answerAt === null) nodeHandler.call(server, socket);
+    else kept.add(new KeptConnection(socket, keepAliveMs, answerAt, kept, handOver));
+  });
+
+  return {
+    enable(given) {
+      answerAt = given;
+      for (const connection of kept) connection.answerAt = given;
+    },
+    disable() {
+      answerAt = null;
+      for (const connection of kept) connection.release();
+    },
+  };
+}
+
+/** One connection answered here until it is handed to Node. */
+class KeptConnection {
+  /** Requests answered so far: an idle connection that had some is closed, not handed over. */
+  private answered = 0;
+  private releasing = false;
+  private readonly onData = (chunk: Buffer): void => this.read(chunk);
+  private readonly onIdle = (): void => this.idle();
+  private readonly onDrain = (): void => this.drained();
+  private readonly onError = (): void => this.failed();
+  private readonly onClose = (): void => {
+    this.kept.delete(this);
+  };
+
+  constructor(
+    private readonly socket: Socket,
+    keepAliveMs: number,
+    public answerAt: AnswerAt,
+    private readonly kept: Set<KeptConnection>,
+    private readonly handOver: (socket: Socket, rest: Buffer | null) => void,
+  ) {
+    socket.on('data', this.onData);
+    socket.on('error', this.onError);
+    socket.on('close', this.onClose);
+    socket.on('timeout', this.onIdle);
+    socket.setTimeout(keepAliveMs);
+  }
+
+  /**
+   * The app is closing: once nothing queued on the connection is left, it is closed if it had
+   * answers — Node's close ends idle keep-alive connections at once — or handed to Node if not,
+   * which waits for a first request as it does on its own connections.
+   */
+  release(): void {
+    this.releasing = true;
+    if (this.socket.writableLength === 0) return this.released();
+    this.socket.pause();
+    // The callback of a write runs once everything queued before it is sent.
+    this.socket.write(NOTHING, this.onDrain);
+  }
+
+  private released(): void {
+    if (this.answered === 0) return this.handOff(null);
+    this.kept.delete(this);
+    this.socket.destroy();
+  }
+
+  private read(chunk: Buffer): void {
+    if (this.releasing) return this.handOff(chunk);
+    const socket = this.socket;
+    let at = 0;
+    socket.cork();
+    for (let n = 0; n < MAX_PIPELINED && at < chunk.length; n++) {
+      const next = this.answerAt(chunk, at, socket);
+      if (next < 0) break;
+      at = next;
+      this.answered++;
+    }
+    socket.uncork();
+    if (at < chunk.length) return this.handOff(chunk.subarray(at));
+    if (socket.writableNeedDrain) {
+      // Read nothing more until the client has taken what it asked for.
+      socket.pause();
+      socket.once('drain', this.onDrain);
+    }
+  }
+
+  private drained(): void {
+    if (!this.kept.has(this) || this.socket.destroyed) return;
+    if (this.releasing) this.released();
+    else this.socket.resume();
+  }
+
+  private idle(): void {
+    // Node closes a keep-alive connection idle this long after an answer; before any request,
+    // its own timeouts for a request that does not come apply.
+    if (this.answered > 0) this.socket.destroy();
+    else this.handOff(null);
+  }
+
+  private failed(): void {
+    this.socket.destroy();
+  }
+
+  private handOff(rest: Buffer | null): void {
+    const socket = this.socket;
+    this.kept.delete(this);
+    socket.removeListener('data', this.onData);
+    socket.removeListener('error', this.onError);
+    socket.removeListener('close', this.onClose);
+    socket.removeListener('timeout', this.onIdle);
+    socket.removeListener('drain', this.onDrain);
+    socket.setTimeout(0);
+    this.handOver(socket, rest);
+    if (socket.isPaused()) socket.resume();
+  }
+}
+
+const NOTHING = Buffer.alloc(0);
