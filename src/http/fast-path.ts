@@ -128,9 +128,9 @@ export function createFastPath(): FastPath {
   /**
    * Answers on the connection the plain GET at `at` in `chunk` (src/http/raw-get.ts), as
    * tryAnswer would; -1 when it does not. A key counted in a store that answers later (Redis)
-   * is not answered here: its connection goes to Node, whose requests tryAnswer sees.
+   * is answered once counted (see AnswerAt).
    */
-  function answerAt(chunk: Buffer, at: number, socket: Socket): number {
+  function answerAt(chunk: Buffer, at: number, socket: Socket): number | Promise<number> {
     const d = deps;
     const s = senders;
     if (d === null || s === null) return -1;
@@ -145,7 +145,15 @@ export function createFastPath(): FastPath {
       return get.end;
     }
     const key = d.cachedKey(get.authorization);
-    if (key === null || d.countNow === undefined) return -1;
+    if (key === null) return -1;
+    if (d.countNow === undefined) {
+      return d.count(key).then((count) => {
+        // Over budget: Fastify counts it again (no change once over) and answers the 429.
+        if (count.isExceeded || socket.destroyed) return -1;
+        s.sendRaw(socket, started, answer, key, count, d.now());
+        return get.end;
+      });
+    }
     const count = d.countNow(key);
     // Over budget: Fastify counts it again (no change once over) and answers the 429.
     if (count.isExceeded) return -1;

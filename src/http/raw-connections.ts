@@ -23,8 +23,10 @@ import type { Socket } from 'node:net';
 /**
  * Answers the request whose first byte is at `at` in `chunk` on `socket`, and returns the
  * offset after it; or returns -1 without writing anything, when it does not answer that request.
+ * An answer that waits for something (a rate-limit count in Redis) is a promise of the same,
+ * settled once the answer is written; the connection reads nothing more meanwhile.
  */
-export type AnswerAt = (chunk: Buffer, at: number, socket: Socket) => number;
+export type AnswerAt = (chunk: Buffer, at: number, socket: Socket) => number | Promise<number>;
 
 /** The most requests of one chunk answered here; the rest of a longer pipeline goes to Node. */
 export const MAX_PIPELINED = 32;
@@ -77,6 +79,8 @@ class KeptConnection {
   /** Requests answered so far: an idle connection that had some is closed, not handed over. */
   private answered = 0;
   private releasing = false;
+  /** An answer of the chunk being read is waiting for something (see AnswerAt). */
+  private waiting = false;
   private readonly onData = (chunk: Buffer): void => this.read(chunk);
   private readonly onIdle = (): void => this.idle();
   private readonly onDrain = (): void => this.drained();
@@ -106,6 +110,8 @@ class KeptConnection {
    */
   release(): void {
     this.releasing = true;
+    // A waiting answer comes back here once written (answerFrom).
+    if (this.waiting) return;
     if (this.socket.writableLength === 0) return this.released();
     this.socket.pause();
     // The callback of a write runs once everything queued before it is sent.
@@ -120,31 +126,58 @@ class KeptConnection {
 
   private read(chunk: Buffer): void {
     if (this.releasing) return this.handOff(chunk);
+    this.answerFrom(chunk, 0, 0);
+  }
+
+  /** Answers the requests of `chunk` from `at` on, `n` of them answered already. */
+  private answerFrom(chunk: Buffer, at: number, n: number): void {
     const socket = this.socket;
-    let at = 0;
     socket.cork();
-    for (let n = 0; n < MAX_PIPELINED && at < chunk.length; n++) {
+    // Once the app is closing, what is left of the chunk is Node's.
+    for (; n < MAX_PIPELINED && at < chunk.length && !this.releasing; n++) {
       const next = this.answerAt(chunk, at, socket);
+      if (typeof next !== 'number') {
+        socket.uncork();
+        return this.wait(next, chunk, at, n);
+      }
       if (next < 0) break;
       at = next;
       this.answered++;
     }
     socket.uncork();
     if (at < chunk.length) return this.handOff(chunk.subarray(at));
+    if (this.releasing) return this.release();
     if (socket.writableNeedDrain) {
       // Read nothing more until the client has taken what it asked for.
       socket.pause();
       socket.once('drain', this.onDrain);
+    } else if (socket.isPaused()) {
+      socket.resume();
     }
   }
 
+  /** Reads nothing more until the answer at `at` is written (or not), then goes on from there. */
+  private wait(answer: Promise<number>, chunk: Buffer, at: number, n: number): void {
+    this.waiting = true;
+    this.socket.pause();
+    const settled = (next: number): void => {
+      this.waiting = false;
+      if (!this.kept.has(this) || this.socket.destroyed) return;
+      if (next < 0) return this.handOff(chunk.subarray(at));
+      this.answered++;
+      this.answerFrom(chunk, next, n + 1);
+    };
+    answer.then(settled, () => settled(-1));
+  }
+
   private drained(): void {
-    if (!this.kept.has(this) || this.socket.destroyed) return;
+    if (this.waiting || !this.kept.has(this) || this.socket.destroyed) return;
     if (this.releasing) this.released();
     else this.socket.resume();
   }
 
   private idle(): void {
+    if (this.waiting) return;
     // Node closes a keep-alive connection idle this long after an answer; before any request,
     // its own timeouts for a request that does not come apply.
     if (this.answered > 0) this.socket.destroy();

@@ -36,14 +36,26 @@ afterEach(async () => {
   open = null;
 });
 
-/** Answers `GET /raw/<n>` with a body of n bytes of `r`; everything else is Node's (`node <url>`). */
+/**
+ * Answers `GET /raw/<n>` with a body of n bytes of `r`, and `GET /later/<n>` so 20 ms later (as
+ * an answer waiting for a count in Redis); `GET /later-not/…` is given up 20 ms later, and
+ * everything else at once: Node answers those (`node <url>`).
+ */
 const answerRaw: AnswerAt = (chunk, at, socket) => {
   const request = readGet(chunk, at);
-  if (request === null || !request.url.startsWith('/raw/')) return -1;
-  const size = Number(request.url.slice('/raw/'.length));
-  socket.write(`HTTP/1.1 200 OK\r\ncontent-length: ${size}\r\nx-by: raw\r\n\r\n`, 'latin1');
-  socket.write(Buffer.alloc(size, 'r'));
-  return request.end;
+  if (request === null) return -1;
+  const [, kind, size] = request.url.split('/');
+  const write = (): number => {
+    socket.write(`HTTP/1.1 200 OK\r\ncontent-length: ${size}\r\nx-by: ${kind}\r\n\r\n`);
+    socket.write(Buffer.alloc(Number(size), 'r'));
+    return request.end;
+  };
+  const later = (answer: () => number) =>
+    new Promise<number>((resolve) => setTimeout(() => resolve(answer()), 20));
+  if (kind === 'raw') return write();
+  if (kind === 'later') return later(write);
+  if (kind === 'later-not') return later(() => -1);
+  return -1;
 };
 
 async function start(keepAliveMs = 5_000, answerAt: AnswerAt = answerRaw): Promise<Harness> {
@@ -122,6 +134,46 @@ describe('connections answered on the socket', () => {
     ]);
     assert.deepEqual(viaNode, ['/other', '/raw/2']);
     client.socket.destroy();
+  });
+
+  test('answers that wait keep their order; one given up later goes to Node with the rest', async () => {
+    const { port, viaNode } = await start();
+    const client = connect(port);
+    client.write(GET('/raw/1') + GET('/later/2') + GET('/raw/3') + GET('/later/4'));
+    assert.deepEqual(await client.responses(4), [
+      { by: 'raw', body: 'r' },
+      { by: 'later', body: 'rr' },
+      { by: 'raw', body: 'rrr' },
+      { by: 'later', body: 'rrrr' },
+    ]);
+    // Still kept: the next chunk is read here too.
+    client.write(GET('/later/5') + GET('/later-not/6') + GET('/raw/7'));
+    const answers = await client.responses(7);
+    assert.deepEqual(answers.slice(4), [
+      { by: 'later', body: 'rrrrr' },
+      { by: 'node', body: 'node /later-not/6' },
+      { by: 'node', body: 'node /raw/7' },
+    ]);
+    assert.deepEqual(viaNode, ['/later-not/6', '/raw/7']);
+    client.socket.destroy();
+  });
+
+  test('closing while an answer waits: it is written, then the connection closes', async () => {
+    const harness = await start();
+    const client = connect(harness.port);
+    client.write(GET('/raw/1') + GET('/later/2') + GET('/raw/3'));
+    await client.responses(1);
+    harness.connections.disable();
+    const closed = new Promise((resolve) => harness.server.close(resolve));
+    // The waiting answer is written; the one after it is Node's, as the app is closing.
+    assert.deepEqual(await client.responses(3), [
+      { by: 'raw', body: 'r' },
+      { by: 'later', body: 'rr' },
+      { by: 'node', body: 'node /raw/3' },
+    ]);
+    client.socket.destroy();
+    await closed;
+    open = null;
   });
 
   test('answers requests written one by one while it keeps the connection', async () => {
