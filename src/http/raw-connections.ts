@@ -11,8 +11,8 @@
  * Node connection, whose requests the fast path still sees through `request` events.
  *
  * A connection kept here behaves as Node's would: idle for the server's keep-alive timeout after
- * an answer, it is closed; idle before its first request, it is handed over, and Node's timeouts
- * apply; it stops reading while its answers wait for a slow reader; once the app is closing,
+ * an answer, it is closed; silent for 5 s before its first request, it is handed over, and
+ * Node's timeouts for a request that does not come apply; it stops reading while its answers wait for a slow reader; once the app is closing,
  * and as soon as nothing it was sent is still queued, it is closed as Node closes an idle
  * keep-alive connection, or handed over if it had no request yet, so that closing
  * (src/http/drain-server.ts) finds only Node's connections.
@@ -81,6 +81,8 @@ class KeptConnection {
   private releasing = false;
   /** An answer of the chunk being read is waiting for something (see AnswerAt). */
   private waiting = false;
+  /** The idle timeout is the keep-alive one (after a first answer). */
+  private keptAlive = false;
   private readonly onData = (chunk: Buffer): void => this.read(chunk);
   private readonly onIdle = (): void => this.idle();
   private readonly onDrain = (): void => this.drained();
@@ -91,7 +93,7 @@ class KeptConnection {
 
   constructor(
     private readonly socket: Socket,
-    keepAliveMs: number,
+    private readonly keepAliveMs: number,
     public answerAt: AnswerAt,
     private readonly kept: Set<KeptConnection>,
     private readonly handOver: (socket: Socket, rest: Buffer | null) => void,
@@ -100,7 +102,8 @@ class KeptConnection {
     socket.on('error', this.onError);
     socket.on('close', this.onClose);
     socket.on('timeout', this.onIdle);
-    socket.setTimeout(keepAliveMs);
+    // A connection silent from the start goes to Node soon, whose request timeouts then run.
+    socket.setTimeout(Math.min(keepAliveMs, FIRST_REQUEST_MS));
   }
 
   /**
@@ -146,6 +149,10 @@ class KeptConnection {
     }
     socket.uncork();
     if (at < chunk.length) return this.handOff(chunk.subarray(at));
+    if (!this.keptAlive) {
+      this.keptAlive = true;
+      socket.setTimeout(this.keepAliveMs);
+    }
     if (this.releasing) return this.release();
     if (socket.writableNeedDrain) {
       // Read nothing more until the client has taken what it asked for.
@@ -203,3 +210,6 @@ class KeptConnection {
 }
 
 const NOTHING = Buffer.alloc(0);
+
+/** How long a new connection may stay silent before it is handed to Node (ms). */
+const FIRST_REQUEST_MS = 5_000;

@@ -415,7 +415,7 @@ test(
     // their key caches) at some poll during the test.
     const { key } = await createApiKey(t.store.db, {
       name: 'shared budget',
-      ratePerMinute: 4,
+      ratePerMinute: 5,
       now: t.clock.now(),
     });
     const redis = new Redis(process.env.REDIS_URL_TEST!);
@@ -428,12 +428,29 @@ test(
         const answer = await httpGet(served.port, url, { ...headers, ...extra });
         return answer.status === 429 ? 429 : answer.headers['x-ratelimit-remaining'];
       };
-      assert.equal(await remaining(first, VIA_FASTIFY), '3');
-      assert.equal(await remaining(second, VIA_FASTIFY), '2');
+      // On a connection of its own, a plain GET is answered on the connection, once counted.
+      const onConnection = async (served: Served) => {
+        const { head } = await exchange(
+          served.port,
+          `GET ${url} HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${key}\r\n` +
+            'Accept-Encoding: gzip\r\n\r\n',
+        );
+        return head.startsWith('HTTP/1.1 429')
+          ? 429
+          : /^x-ratelimit-remaining: (\d+)$/im.exec(head)?.[1];
+      };
+      let parsedByNode = 0;
+      const countParsed = (): void => void parsedByNode++;
+      for (const served of [first, second]) served.app.server.on('request', countParsed);
+      assert.equal(await remaining(first, VIA_FASTIFY), '4');
+      assert.equal(await remaining(second, VIA_FASTIFY), '3');
       const before = first.viaFastify() + second.viaFastify();
-      assert.equal(await remaining(first), '1');
-      assert.equal(await remaining(second), '0');
-      assert.equal(first.viaFastify() + second.viaFastify(), before, 'both on the fast path');
+      assert.equal(await remaining(first), '2');
+      assert.equal(await onConnection(second), '1');
+      assert.equal(await onConnection(first), '0');
+      assert.equal(first.viaFastify() + second.viaFastify(), before, 'all on the fast path');
+      assert.equal(parsedByNode, 3, 'the last two answered on the connection');
+      assert.equal(await onConnection(second), 429);
       assert.equal(await remaining(first), 429);
     } finally {
       await first.close();
