@@ -12,10 +12,11 @@
  *
  * A connection kept here behaves as Node's would: idle for the server's keep-alive timeout after
  * an answer, it is closed; silent for 5 s before its first request, it is handed over, and
- * Node's timeouts for a request that does not come apply; it stops reading while its answers wait for a slow reader; once the app is closing,
- * and as soon as nothing it was sent is still queued, it is closed as Node closes an idle
- * keep-alive connection, or handed over if it had no request yet, so that closing
- * (src/http/drain-server.ts) finds only Node's connections.
+ * Node's timeouts for a request that does not come apply; a client that half-closes it gets
+ * its answers and then the end; it stops reading while its answers wait for a slow reader;
+ * once the app is closing, and as soon as nothing it was sent is still queued, it is closed as
+ * Node closes an idle keep-alive connection, or handed over if it had no request yet, so that
+ * closing (src/http/drain-server.ts) finds only Node's connections.
  */
 import type http from 'node:http';
 import type { Socket } from 'node:net';
@@ -83,10 +84,13 @@ class KeptConnection {
   private waiting = false;
   /** The idle timeout is the keep-alive one (after a first answer). */
   private keptAlive = false;
+  /** The client has sent all it will (a half-close): end once the answers are written. */
+  private clientDone = false;
   private readonly onData = (chunk: Buffer): void => this.read(chunk);
   private readonly onIdle = (): void => this.idle();
   private readonly onDrain = (): void => this.drained();
   private readonly onError = (): void => this.failed();
+  private readonly onEnd = (): void => this.ended();
   private readonly onClose = (): void => {
     this.kept.delete(this);
   };
@@ -102,6 +106,7 @@ class KeptConnection {
     socket.on('error', this.onError);
     socket.on('close', this.onClose);
     socket.on('timeout', this.onIdle);
+    socket.on('end', this.onEnd);
     // A connection silent from the start goes to Node soon, whose request timeouts then run.
     socket.setTimeout(Math.min(keepAliveMs, FIRST_REQUEST_MS));
   }
@@ -153,6 +158,7 @@ class KeptConnection {
       this.keptAlive = true;
       socket.setTimeout(this.keepAliveMs);
     }
+    if (this.clientDone) return void socket.end();
     if (this.releasing) return this.release();
     if (socket.writableNeedDrain) {
       // Read nothing more until the client has taken what it asked for.
@@ -195,6 +201,12 @@ class KeptConnection {
     this.socket.destroy();
   }
 
+  private ended(): void {
+    // As Node does: a client that half-closes gets the answers it asked for, then the end.
+    this.clientDone = true;
+    if (!this.waiting) this.socket.end();
+  }
+
   private handOff(rest: Buffer | null): void {
     const socket = this.socket;
     this.kept.delete(this);
@@ -202,6 +214,7 @@ class KeptConnection {
     socket.removeListener('error', this.onError);
     socket.removeListener('close', this.onClose);
     socket.removeListener('timeout', this.onIdle);
+    socket.removeListener('end', this.onEnd);
     socket.removeListener('drain', this.onDrain);
     socket.setTimeout(0);
     this.handOver(socket, rest);

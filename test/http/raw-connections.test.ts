@@ -247,6 +247,21 @@ describe('connections answered on the socket', () => {
     assert.ok(Date.now() - started >= 100, 'closed before the keep-alive timeout');
   });
 
+  test('a client that half-closes gets its answers, then the end of the connection', async () => {
+    const { port } = await start();
+    const client = connect(port);
+    client.write(GET('/raw/2') + GET('/later/3'));
+    client.socket.end();
+    // Closed long before the keep-alive timeout (5 s here).
+    const started = Date.now();
+    await client.closed;
+    assert.ok(Date.now() - started < 2_000, 'closed at once');
+    assert.deepEqual(await client.responses(2), [
+      { by: 'raw', body: 'rr' },
+      { by: 'later', body: 'rrr' },
+    ]);
+  });
+
   test('a connection silent from the start goes to Node, which answers it when it speaks', async () => {
     const { port, viaNode } = await start(100);
     const client = connect(port);
