@@ -143,7 +143,8 @@ class KeptConnection {
     socket.cork();
     // Once the app is closing, what is left of the chunk is Node's.
     for (; n < MAX_PIPELINED && at < chunk.length && !this.releasing; n++) {
-      const next = this.answerAt(chunk, at, socket);
+      const next = this.answerSafely(chunk, at);
+      if (next === BROKEN) return;
       if (typeof next !== 'number') {
         socket.uncork();
         return this.wait(next, chunk, at, n);
@@ -166,6 +167,24 @@ class KeptConnection {
       socket.once('drain', this.onDrain);
     } else if (socket.isPaused()) {
       socket.resume();
+    }
+  }
+
+  /**
+   * `answerAt`, which must not throw; if it does all the same, the request goes to Node (whose
+   * route answers a 500 that names nothing internal) when nothing of its answer was written, and
+   * the connection is cut when some was: a fault in an answer must not end the process.
+   */
+  private answerSafely(chunk: Buffer, at: number): number | Promise<number> | typeof BROKEN {
+    const socket = this.socket;
+    const queued = socket.writableLength;
+    try {
+      return this.answerAt(chunk, at, socket);
+    } catch {
+      if (socket.writableLength === queued) return -1;
+      this.kept.delete(this);
+      socket.destroy();
+      return BROKEN;
     }
   }
 
@@ -223,6 +242,9 @@ class KeptConnection {
 }
 
 const NOTHING = Buffer.alloc(0);
+
+/** What answerSafely returns when it cut the connection. */
+const BROKEN = Symbol('broken');
 
 /** How long a new connection may stay silent before it is handed to Node (ms). */
 const FIRST_REQUEST_MS = 5_000;

@@ -55,6 +55,11 @@ const answerRaw: AnswerAt = (chunk, at, socket) => {
   if (kind === 'raw') return write();
   if (kind === 'later') return later(write);
   if (kind === 'later-not') return later(() => -1);
+  if (kind === 'throw') throw new Error('a fault before anything is written');
+  if (kind === 'throw-midway') {
+    socket.write('HTTP/1.1 200 OK\r\n');
+    throw new Error('a fault after part of the answer is written');
+  }
   return -1;
 };
 
@@ -174,6 +179,21 @@ describe('connections answered on the socket', () => {
     client.socket.destroy();
     await closed;
     open = null;
+  });
+
+  test('an answer that throws goes to Node if nothing was written, else cuts the connection', async () => {
+    const { port, viaNode } = await start();
+    const client = connect(port);
+    client.write(GET('/raw/1') + GET('/throw/2'));
+    assert.deepEqual(await client.responses(2), [
+      { by: 'raw', body: 'r' },
+      { by: 'node', body: 'node /throw/2' },
+    ]);
+    const cut = connect(port);
+    cut.write(GET('/raw/1') + GET('/throw-midway/2'));
+    await cut.closed;
+    assert.deepEqual(viaNode, ['/throw/2']);
+    client.socket.destroy();
   });
 
   test('answers requests written one by one while it keeps the connection', async () => {
