@@ -13,9 +13,13 @@ import type { ApiKey } from '../store/api-keys.ts';
 import type { FastAnswer, FastPathDeps, RateCount, RouteLine } from './fast-answer.ts';
 import { decimalText } from './decimal-text.ts';
 
-/** Sends `answer` (200) for a request that started at `started` (performance.now(), ms). */
-export type Send = (
-  res: ServerResponse,
+/**
+ * Sends `answer` (200) on `to` for a request that started at `started` (performance.now(), ms):
+ * through a ServerResponse, or on a connection the fast path reads itself, which corks it
+ * around its answers.
+ */
+type SendOn<To> = (
+  to: To,
   started: number,
   answer: FastAnswer,
   key: ApiKey | null,
@@ -23,15 +27,8 @@ export type Send = (
   now: number,
 ) => void;
 
-/** `Send` on a connection read by the fast path itself, which corks it around its answers. */
-export type SendRaw = (
-  socket: Socket,
-  started: number,
-  answer: FastAnswer,
-  key: ApiKey | null,
-  count: RateCount | null,
-  now: number,
-) => void;
+export type Send = SendOn<ServerResponse>;
+export type SendRaw = SendOn<Socket>;
 
 export interface Senders {
   send: Send;
