@@ -108,7 +108,8 @@ class KeptConnection {
     socket.on('timeout', this.onIdle);
     socket.on('end', this.onEnd);
     // A connection silent from the start goes to Node soon, whose request timeouts then run.
-    socket.setTimeout(Math.min(keepAliveMs, FIRST_REQUEST_MS));
+    // (A keep-alive timeout of 0 keeps idle connections open for good, as in Node.)
+    socket.setTimeout(keepAliveMs > 0 ? Math.min(keepAliveMs, FIRST_REQUEST_MS) : FIRST_REQUEST_MS);
   }
 
   /**
