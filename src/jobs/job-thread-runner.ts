@@ -49,6 +49,13 @@ export const canRunInThread = (config: Readonly<Config>): boolean =>
  * the process alive. Runs are answered in the order they end; the thread keeps its connection
  * between runs.
  */
+/**
+ * The job thread's young generation, MB (V8's default is several times larger): a leaderboard
+ * rebuild at a million players took the serving process to 300–302 MB with the default, 287 MB
+ * with this, in as long (6.5 s).
+ */
+const JOB_YOUNG_GENERATION_MB = 12;
+
 export function threadRunner(config: Readonly<Config>): JobRunner {
   let worker: Worker | null = null;
   let nextId = 1;
@@ -59,7 +66,10 @@ export function threadRunner(config: Readonly<Config>): JobRunner {
     const started = startModuleWorker(
       import.meta.url,
       'job-thread',
-      { workerData: { config } },
+      {
+        workerData: { config },
+        resourceLimits: { maxYoungGenerationSizeMb: JOB_YOUNG_GENERATION_MB },
+      },
       LOWER_BEFORE_TSX,
     );
     started.on('message', (reply: JobThreadReply) => {

@@ -19,8 +19,9 @@ const [{ openThreadStores }, { findJob }] = await Promise.all([
   import('../thread-stores.ts'),
   import('./index.ts'),
 ]);
-// Its connection keeps a small page cache (THREAD_CACHE_KIB, src/thread-stores.ts).
-const opened = openThreadStores(config);
+// Its connection keeps a small page cache (THREAD_CACHE_KIB, src/thread-stores.ts), and SQLite's
+// temporary b-trees in files rather than in the serving process's memory.
+const opened = openThreadStores(config, { tempFiles: true });
 
 // The thread starts with the service, before any run: a store that cannot be opened is reported
 // by the runs that need it (each awaits `opened`), not as an unhandled rejection ending the thread.

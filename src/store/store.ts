@@ -52,7 +52,7 @@ async function adapterFor(url: string, options: OpenOptions): Promise<DialectAda
   }
   const file = url.replace(/^(sqlite|file):(\/\/)?/, '');
   const { sqliteAdapter } = await import('./sqlite/dialect.ts');
-  return sqliteAdapter(file, options.cacheKiB);
+  return sqliteAdapter(file, options.cacheKiB, options.tempFiles);
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
@@ -74,6 +74,8 @@ export interface OpenOptions {
   log?: StoreLog;
   /** SQLite: the connection's page cache, in KiB (default 64 MiB, the serving thread's). */
   cacheKiB?: number;
+  /** SQLite: temporary b-trees in files the kernel caches, not in memory (default: memory). */
+  tempFiles?: boolean;
 }
 
 /** Waits between attempts to reach the database at start-up: doubling from half a second, at most 5 s. */

@@ -35,3 +35,27 @@ test("a SQLite connection caches as many KiB of pages as it is opened with, a wo
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("the job thread's connection keeps SQLite's temporary b-trees in files, the serving one in memory", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-temp-'));
+  const url = `sqlite:${path.join(dir, 'gamedata.sqlite')}`;
+  const serving = await openStore(url);
+  const config = loadConfig({ DATA_DIR: dir, DATABASE_URL: url });
+  const jobs = await openThreadStores(config, { tempFiles: true });
+  const ingest = await openThreadStores(config);
+  const tempStore = async (store: Store): Promise<number> => {
+    const { rows } = await sql<{ temp_store: number }>`pragma temp_store`.execute(store.db);
+    return rows[0]!.temp_store;
+  };
+  try {
+    // SQLite's values: 1 is FILE, 2 is MEMORY.
+    assert.equal(await tempStore(jobs.store), 1);
+    assert.equal(await tempStore(ingest.store), 2);
+    assert.equal(await tempStore(serving), 2);
+  } finally {
+    await jobs.store.close();
+    await ingest.store.close();
+    await serving.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -35,9 +35,15 @@ export const DEFAULT_CACHE_KIB = 65_536;
  * prepared once per SQL text and reused: Kysely would otherwise prepare every query anew, which
  * costs more than running most of them. `cacheKiB` bounds the connection's own page cache (the
  * file's pages stay in the kernel's cache whatever it is): memory a thread keeps once it has
- * read that much, however long it then idles.
+ * read that much, however long it then idles. `tempFiles`: SQLite's temporary b-trees (large
+ * sorts, the row lists of a large DELETE) go to temporary files, which the kernel caches, rather
+ * than into this process's memory.
  */
-export function sqliteAdapter(file: string, cacheKiB: number = DEFAULT_CACHE_KIB): DialectAdapter {
+export function sqliteAdapter(
+  file: string,
+  cacheKiB: number = DEFAULT_CACHE_KIB,
+  tempFiles = false,
+): DialectAdapter {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const database = new BetterSqlite3(file);
   // Writes of the serving thread that may meet a job's lock wait with timers instead
@@ -51,7 +57,7 @@ export function sqliteAdapter(file: string, cacheKiB: number = DEFAULT_CACHE_KIB
   // match, and frequent checkpoints rewrite the same hot index pages over and over.
   database.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
   database.pragma(`cache_size = -${Math.max(1, Math.floor(cacheKiB))}`);
-  database.pragma('temp_store = MEMORY');
+  database.pragma(tempFiles ? 'temp_store = FILE' : 'temp_store = MEMORY');
   return {
     name: 'sqlite',
     dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }),
