@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import type { ApiKey } from '../store/api-keys.ts';
 import type { FastAnswer, FastPathDeps, RateCount, RouteLine } from './fast-answer.ts';
 import { decimalText } from './decimal-text.ts';
+import { httpDate } from './rate-limit.ts';
 
 /**
  * Sends `answer` (200) on `to` for a request that started at `started` (performance.now(), ms):
@@ -128,7 +129,8 @@ export function fastSenders(d: FastPathDeps, keepAliveMs: number): Senders {
       let head: string;
       if (count === null) {
         whole.head ??= headLines(whole.list);
-        head = whole.head + 'Date: ' + httpDate() + '\r\n' + connectionLines;
+        // The `Date` Node adds to an answer that has none: the system clock's second.
+        head = whole.head + 'Date: ' + httpDate(Date.now()) + '\r\n' + connectionLines;
       } else {
         head = headLines(countedList(whole.list, count, now)) + connectionLines;
       }
@@ -151,18 +153,4 @@ function keepAliveLines(keepAliveMs: number): string {
   const timeout =
     keepAliveMs > 0 ? `Keep-Alive: timeout=${Math.floor(keepAliveMs / 1000)}\r\n` : '';
   return 'Connection: keep-alive\r\n' + timeout + '\r\n';
-}
-
-let dateSecond = -1;
-let dateText = '';
-
-/** The `Date` Node adds to an answer that has none: the clock's time, to the second. */
-function httpDate(): string {
-  const ms = Date.now();
-  const second = Math.floor(ms / 1000);
-  if (second !== dateSecond) {
-    dateSecond = second;
-    dateText = new Date(second * 1000).toUTCString();
-  }
-  return dateText;
 }

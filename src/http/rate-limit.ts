@@ -189,7 +189,7 @@ let lastDate = '';
  * The Date header value of `now` (epoch ms): whole seconds, so made once a second rather than
  * per answer (a Date and its formatting cost about a microsecond, a few percent of an answer).
  */
-function httpDate(now: number): string {
+export function httpDate(now: number): string {
   const second = Math.floor(now / 1000);
   if (second !== lastSecond) {
     lastDate = new Date(second * 1000).toUTCString();
