@@ -354,6 +354,8 @@ for (const database of testDatabases) {
       let parsedByNode = 0;
       const countParsed = (): void => void parsedByNode++;
       s.app.server.on('request', countParsed);
+      // The URLs whose answers (200s, which the fast path answers) were compared.
+      const compared = new Set<string>();
       try {
         for (const url of ['/status', '/healthz', matchUrl, ...keyedUrls(season)]) {
           for (const encoding of ['Accept-Encoding: gzip\r\n', '']) {
@@ -373,11 +375,15 @@ for (const database of testDatabases) {
             assert.equal(s.viaFastify(), routed, `${what}: both on the fast path`);
             assert.equal(masked(onConnection.head), masked(throughNode.head), what);
             assert.deepEqual(onConnection.body, throughNode.body, what);
+            compared.add(url);
           }
         }
       } finally {
         s.app.server.off('request', countParsed);
       }
+      for (const url of ['/status', '/healthz', matchUrl]) assert.ok(compared.has(url), url);
+      // Of the fixture's 19 keyed URLs, 14 answer 200 (the rest are 404s and 400s by design).
+      assert.ok(compared.size >= 3 + 12, `keyed answers compared: ${compared.size - 3}`);
     });
   });
 }

@@ -124,7 +124,8 @@ function connect(port: number) {
 
 const GET = (path: string): string => `GET ${path} HTTP/1.1\r\nHost: test\r\n\r\n`;
 
-describe('connections answered on the socket', () => {
+// A connection that is never answered or closed would otherwise hold the test, and the suite, open.
+describe('connections answered on the socket', { timeout: 60_000 }, () => {
   test('answers what it takes, hands the rest to Node, in order, on one connection', async () => {
     const { port, viaNode } = await start();
     const client = connect(port);
