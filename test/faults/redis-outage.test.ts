@@ -2,11 +2,13 @@
  * Redis stopped and started again while keyed requests flow through two real server processes
  * sharing it: every answer is a 200 or a 429 within a fraction of a second, each instance
  * enforces a key's budget on its own while Redis is away (and says so in /readyz and the log),
- * and the shared budget is back once Redis is.
+ * and the shared budget is back once Redis is. Keyed answers written on the connection by the
+ * fast path, whose count waits on Redis, come as promptly.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -58,6 +60,38 @@ async function alternate(servers: ServerProcess[], key: string, count: number): 
     statuses.push(response.status);
   }
   return statuses;
+}
+
+/**
+ * A plain keyed GET on a connection of its own, which the fast path reads and answers on the
+ * connection itself (its count waiting on Redis, or on the per-instance fallback): its status and
+ * how long the head took, or 0 when nothing came within 5 s.
+ */
+function onConnection(
+  server: ServerProcess,
+  url: string,
+  key: string,
+): Promise<{ status: number; ms: number }> {
+  const { hostname, port } = new URL(server.baseUrl);
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), hostname);
+    const done = (status: number): void => {
+      socket.destroy();
+      resolve({ status, ms: performance.now() - started });
+    };
+    const timer = setTimeout(() => done(0), 5_000);
+    socket.write(`GET ${url} HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${key}\r\n\r\n`);
+    let head = '';
+    socket.on('data', (chunk: Buffer) => {
+      head += chunk.toString('latin1');
+      const line = /^HTTP\/1\.1 (\d{3})/.exec(head);
+      if (line === null) return;
+      clearTimeout(timer);
+      done(Number(line[1]));
+    });
+    socket.on('error', () => undefined);
+  });
 }
 
 const count = (statuses: number[], status: number): number =>
@@ -119,6 +153,15 @@ test(
         `3 per instance: ${during.join(' ')}`,
       );
 
+      // Answered on the connection while the count cannot reach Redis: at once, and no crash.
+      for (const server of servers) {
+        for (let i = 0; i < 3; i++) {
+          const answer = await onConnection(server, '/shards/pc-b/seasons', flowKey);
+          assert.equal(answer.status, 200, `an answer on the connection during the outage`);
+          assert.ok(answer.ms < 10 * ANSWER_WITHIN_MS, `within a second (${answer.ms} ms)`);
+        }
+      }
+
       await redis.start();
       const shared = await until(
         async () =>
@@ -132,6 +175,10 @@ test(
 
       const after = await alternate(servers, sharedAfter, 10);
       assert.deepEqual([count(after, 200), count(after, 429)], [6, 4], 'one budget again');
+      for (const server of servers) {
+        const answer = await onConnection(server, '/shards/pc-b/seasons', flowKey);
+        assert.equal(answer.status, 200, 'an answer on the connection with Redis back');
+      }
 
       assert.ok(answers.length > 50, `requests flowed (${answers.length})`);
       const statuses = new Set(answers.map((answer) => answer.status));
