@@ -18,7 +18,15 @@ import { assertMatchInputSchema } from './match-input-check.ts';
 import { prepareMatch } from './prepare-match.ts';
 import type { PreparePool } from './prepare-pool.ts';
 import { isRecordedMatchDocument } from './recorded-match.ts';
-import { MATCH_FILE, decode, itemTexts, readStream, siblingTelemetry } from './source-files.ts';
+import { reusableBuffers, type ReusableBuffers } from './reusable-buffers.ts';
+import {
+  MATCH_FILE,
+  decode,
+  itemTexts,
+  readKeptFile,
+  readStream,
+  siblingTelemetry,
+} from './source-files.ts';
 
 export interface IngestSourceOptions {
   /** Region for recorded documents that name none (see recorded-match.ts). */
@@ -59,7 +67,7 @@ export async function ingestPath(
     await ingestFile(
       deps,
       'stdin',
-      () => readStream(process.stdin),
+      () => readStream(process.stdin).then(decode),
       options.telemetry ?? null,
       options,
       report,
@@ -91,18 +99,29 @@ export async function ingestPath(
     });
     return results;
   }
-  const ingestOneFile = (file: string): Promise<void> =>
-    ingestFile(deps, file, () => fs.readFile(file), telemetryOverride, options, report);
+  const ingestOneFile = (file: string, kept: ReusableBuffers | null = null): Promise<void> => {
+    const read = kept ? async () => readKeptFile(file, kept) : () => fs.readFile(file).then(decode);
+    return ingestFile(deps, file, read, telemetryOverride, options, report, kept);
+  };
   if (options.pool && files.length > 1) {
     const pooled = (file: string, result: Exclude<PooledResult, null>): void =>
       report({ source: file, ...result });
     await ingestFilesPooled(deps, options.pool, files, pooled, ingestOneFile);
     return results;
   }
-  for (const file of files) await ingestOneFile(file);
+  // Each file read into the buffer the one before it was read into.
+  const kept = reusableBuffers(1, KEPT_FILE_BYTES);
+  for (const file of files) await ingestOneFile(file, kept);
   return results;
 }
 
+/** Files of up to this many bytes (gunzipped) are read into a buffer kept for the next one. */
+export const KEPT_FILE_BYTES = 64 * 1_048_576;
+
+/**
+ * Ingests one file, its bytes as `read` gives them (gunzipped). `kept`: where they were read,
+ * given back once a match prepared from them is stored; anything else may keep views of them.
+ */
 async function ingestFile(
   deps: IngestDeps,
   source: string,
@@ -110,10 +129,11 @@ async function ingestFile(
   telemetryFile: string | null,
   options: IngestSourceOptions,
   report: (result: IngestSourceResult) => void,
+  kept: ReusableBuffers | null = null,
 ): Promise<void> {
   let raw: Buffer;
   try {
-    raw = decode(await read());
+    raw = await read();
   } catch (error) {
     report({
       source,
@@ -145,6 +165,7 @@ async function ingestFile(
     );
     const prepared = await storeOutcome(deps, outcome);
     if (prepared !== null) {
+      kept?.give(raw);
       report({ source, ...prepared });
       return;
     }

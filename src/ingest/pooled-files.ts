@@ -4,12 +4,10 @@
  * Anything the pool does not take as a match in the ingest format (arrays, recorded documents,
  * clans, unreadable files) is handed back to be ingested file by file as without a pool.
  */
-import fs from 'node:fs/promises';
 import type { IngestDeps, IngestResult } from './ingest-deps.ts';
 import { storePrepared } from './ingest-prepared.ts';
 import type { PrepareOutcome } from './prepare-match.ts';
 import type { PreparePool } from './prepare-pool.ts';
-import { decode, siblingTelemetry } from './source-files.ts';
 
 /** One file's outcome; `null` when the caller ingests it itself. */
 export type PooledResult =
@@ -46,20 +44,12 @@ export async function ingestFilesPooled(
   }
 }
 
-/** Reads a match file with its sibling telemetry file and has the pool prepare it. */
-async function prepare(deps: IngestDeps, pool: PreparePool, file: string): Promise<PrepareOutcome> {
-  try {
-    const source = decode(await fs.readFile(file));
-    const sibling = await siblingTelemetry(file);
-    const telemetry = sibling === null ? undefined : await fs.readFile(sibling);
-    return await pool.prepare(
-      { source, ...(telemetry ? { telemetry } : {}), now: deps.clock.now() },
-      true,
-    );
-  } catch {
-    // Unreadable: ingested without the pool, which reports it as it always has.
-    return { kind: 'other' };
-  }
+/**
+ * Has the pool read and prepare a match file. Unreadable, or no match: `other`, ingested
+ * without the pool, which reports it as it always has.
+ */
+function prepare(deps: IngestDeps, pool: PreparePool, file: string): Promise<PrepareOutcome> {
+  return pool.prepareFile(file, deps.clock.now()).catch(() => ({ kind: 'other' }) as const);
 }
 
 /** Stores a prepared match as a file's result; null when it is not one for the pool to store. */

@@ -18,7 +18,8 @@ import {
   type PrepareTask,
 } from './prepare-match.ts';
 import { startPrepareProcess } from './prepare-process.ts';
-import type { WorkerSetup } from './prepare-tasks.ts';
+import type { FileTask, WorkerSetup } from './prepare-tasks.ts';
+import { readMatchFileWhole } from './source-files.ts';
 
 /**
  * Where a pool's workers store what they prepare: the store and blob store `config` names
@@ -45,6 +46,13 @@ export interface PreparePool {
    */
   prepare(task: PrepareTask, handOver?: boolean): Promise<PrepareOutcome>;
   /**
+   * Prepares the match in the file `file` (with its sibling telemetry file), validated against
+   * `now`: a thread reads it itself, into a buffer kept for its next file. A file that cannot
+   * be read, or holds no match in the ingest format, is `other`, with no bytes: the caller
+   * reads it again to ingest it as it would without a pool.
+   */
+  prepareFile(file: string, now: number): Promise<PrepareOutcome>;
+  /**
    * Starts the workers now rather than at the first task: a worker's bootstrap runs at its
    * creator's priority until its first line lowers it, some 30 ms of CPU each for a thread
    * (more for a process) that would otherwise be taken from serving as the first match is
@@ -60,7 +68,7 @@ export type WorkerKind = 'thread' | 'process';
 
 /** A worker with the tasks sent to it and not answered yet. */
 interface Slot {
-  send(id: number, task: PrepareTask, handOver: boolean): void;
+  send(id: number, task: PrepareTask | FileTask, handOver: boolean): void;
   stop(): Promise<void>;
   pending: Map<number, { resolve: (o: PrepareOutcome) => void; reject: (e: Error) => void }>;
 }
@@ -116,21 +124,36 @@ export function openPreparePool(
     while (slots.length < size) startSlot();
   };
 
+  /** Sends a task to the least busy worker. */
+  const dispatch = (task: PrepareTask | FileTask, handOver: boolean): Promise<PrepareOutcome> => {
+    if (closed) return Promise.reject(new Error('the ingest worker pool is closed'));
+    fill();
+    const slot = slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      slot.pending.set(id, { resolve, reject });
+      slot.send(id, task, handOver);
+    });
+  };
+
   return {
     size,
     copies: kind === 'process',
     start() {
       if (!closed) fill();
     },
-    prepare(task, handOver = false) {
-      if (closed) return Promise.reject(new Error('the ingest worker pool is closed'));
-      fill();
-      const slot = slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
-      const id = nextId++;
-      return new Promise((resolve, reject) => {
-        slot.pending.set(id, { resolve, reject });
-        slot.send(id, task, handOver);
-      });
+    prepare: (task, handOver = false) => dispatch(task, handOver),
+    async prepareFile(file, now) {
+      if (kind === 'thread') return dispatch({ file, now }, false);
+      // A process gets bytes: read here, and handed over.
+      let task: PrepareTask;
+      try {
+        task = { ...(await readMatchFileWhole(file)), now };
+      } catch {
+        return { kind: 'other' };
+      }
+      const outcome = await dispatch(task, true);
+      return outcome.kind === 'other' ? { kind: 'other' } : outcome;
     },
     async close() {
       closed = true;
@@ -169,7 +192,8 @@ function threadSlot(
   return {
     pending,
     send(id, task, handOver) {
-      const moved = handOver ? ownedArrayBuffers([task.source, task.telemetry]) : [];
+      const moved =
+        handOver && 'source' in task ? ownedArrayBuffers([task.source, task.telemetry]) : [];
       worker.postMessage({ id, task }, moved);
     },
     async stop() {
@@ -188,7 +212,11 @@ function processSlot(
   const worker = startPrepareProcess(setup, answer, exited);
   return {
     pending,
-    send: (id, task) => worker.send(id, task),
+    send(id, task) {
+      // prepareFile reads a process's files for it.
+      if ('file' in task) throw new Error('a worker process is sent bytes, not files');
+      worker.send(id, task);
+    },
     stop: () => worker.stop(),
   };
 }

@@ -18,6 +18,7 @@ import type { MatchInput } from './match-input.ts';
 import type { PrepareConfig, PrepareOutcome, PrepareTask } from './prepare-match.ts';
 import type { StoreTarget } from './prepare-pool.ts';
 import type { IngestDeps } from './ingest-deps.ts';
+import type { ReusableBuffers } from './reusable-buffers.ts';
 import type * as PrepareMatchModule from './prepare-match.ts';
 
 /** What a worker is started with. */
@@ -30,10 +31,23 @@ export interface WorkerSetup {
   target: StoreTarget | null;
 }
 
-/** An outcome, and the ArrayBuffers of it that may move rather than be copied. */
+/**
+ * A match file for a worker thread to read itself (prepareFile in prepare-pool.ts), validated
+ * against `now`.
+ */
+export interface FileTask {
+  file: string;
+  now: number;
+}
+
+/**
+ * An outcome, and the ArrayBuffers of it that may move rather than be copied. `release`, once
+ * the outcome is sent (copied or moved), lets the buffer a file was read into take the next.
+ */
 export interface TaskDone {
   outcome: PrepareOutcome;
   owned: ArrayBuffer[];
+  release?: () => void;
 }
 
 type IngestCode = typeof PrepareMatchModule & {
@@ -42,11 +56,15 @@ type IngestCode = typeof PrepareMatchModule & {
 
 /** Runs the tasks of a worker set up with `setup`; `close` closes its store, if it opened one. */
 export function taskRunner(setup: WorkerSetup): {
-  run(task: PrepareTask): Promise<TaskDone>;
+  run(task: PrepareTask | FileTask): Promise<TaskDone>;
   close(): Promise<void>;
 } {
   const { config, checkCode, target } = setup;
   let loaded: Promise<IngestCode> | null = null;
+  // The files this worker reads, one after the other into one buffer (up to 64 MiB; a larger
+  // one gets its own). Nothing refers to a file's bytes once its outcome is sent: the outcome
+  // holds no view of them but the telemetry text, which is left out, and a copy is sent.
+  let files: ReusableBuffers | null = null;
   let stores: Promise<Omit<IngestDeps, 'clock'>> | null = null;
 
   /** The ingest code, loaded at the first match. */
@@ -95,18 +113,45 @@ export function taskRunner(setup: WorkerSetup): {
     }
   };
 
+  /** A file task read (null: unreadable), with what gives its buffer back. */
+  const readTask = async (
+    task: FileTask,
+  ): Promise<{ task: PrepareTask; release(): void } | null> => {
+    const [{ readMatchFile }, { reusableBuffers }] = await Promise.all([
+      import('./source-files.ts'),
+      import('./reusable-buffers.ts'),
+    ]);
+    files ??= reusableBuffers(1, 64 * 1_048_576);
+    try {
+      const { release, ...read } = await readMatchFile(task.file, files);
+      return { task: { ...read, now: task.now }, release };
+    } catch {
+      return null;
+    }
+  };
+
+  const runTask = async (task: PrepareTask): Promise<TaskDone> => {
+    const code = await ingestCode();
+    const done = await stored(
+      code,
+      await code.prepareMatch(task, config, code.assertSchema),
+      task.now,
+    );
+    // Not a match here: its bytes go back to whoever ingests it now (the caller may have
+    // handed them over).
+    const outcome = done.kind === 'other' ? { ...done, source: task.source } : withoutText(done);
+    return { outcome, owned: ownedOf(code, outcome) };
+  };
+
   return {
-    async run(task) {
-      const code = await ingestCode();
-      const done = await stored(
-        code,
-        await code.prepareMatch(task, config, code.assertSchema),
-        task.now,
-      );
-      // Not a match here: its bytes go back to whoever ingests it now (the caller may have
-      // handed them over).
-      const outcome = done.kind === 'other' ? { ...done, source: task.source } : withoutText(done);
-      return { outcome, owned: ownedOf(code, outcome) };
+    async run(given) {
+      if (!('file' in given)) return runTask(given);
+      const read = await readTask(given);
+      if (read === null) return { outcome: { kind: 'other' }, owned: [] };
+      const done = await runTask(read.task);
+      // Not a match: whoever ingests it reads the file again; no bytes go back from here.
+      if (done.outcome.kind === 'other') return { outcome: { kind: 'other' }, owned: [] };
+      return { ...done, release: read.release };
     },
     async close() {
       const opened = stores;

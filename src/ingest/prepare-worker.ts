@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { lowerThreadPriority } from '../jobs/job-priority.ts';
 import type { PrepareTask } from './prepare-match.ts';
-import { taskRunner, type WorkerSetup } from './prepare-tasks.ts';
+import { taskRunner, type FileTask, type WorkerSetup } from './prepare-tasks.ts';
 
 const setup = workerData as WorkerSetup;
 // Under tsx its bootstrap lowered the thread already. Built, this module's own imports are
@@ -15,8 +15,9 @@ lowerThreadPriority(setup.nice);
 
 const runner = taskRunner(setup);
 parentPort!.once('close', () => void runner.close());
-parentPort!.on('message', ({ id, task }: { id: number; task: PrepareTask }) => {
-  void runner.run(task).then(({ outcome, owned }) => {
+parentPort!.on('message', ({ id, task }: { id: number; task: PrepareTask | FileTask }) => {
+  void runner.run(task).then(({ outcome, owned, release }) => {
     parentPort!.postMessage({ id, outcome }, owned);
+    release?.();
   });
 });

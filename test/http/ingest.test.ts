@@ -64,6 +64,7 @@ function countedPool(
         if (outcome.kind === 'stored') stored++;
         return outcome;
       },
+      prepareFile: (file, now) => pool.prepareFile(file, now),
       start: () => pool.start(),
       close: () => pool.close(),
     },

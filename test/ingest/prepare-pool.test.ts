@@ -295,6 +295,53 @@ test('[sqlite] matches stored by a worker process, their bytes in buffers earlie
   }
 });
 
+for (const workers of [0, 2]) {
+  const how = workers === 0 ? 'on the main thread' : 'by two worker threads';
+  test(`[sqlite] a directory's files, each read ${how} into the buffer an earlier one was read into, store what ingestMatch stores`, async () => {
+    // 60–360 KB each, larger and smaller in turn: a file lands in a buffer an earlier, larger
+    // one filled, and must be read as exactly its own bytes. One is gzip, one has its telemetry
+    // in a sibling gzip file (stored as given, so never in a kept buffer).
+    const inputs = [6000, 1000, 3000, 500, 5000, 2000, 1500].map((positions, i) => {
+      const input = makeMatchInput({
+        seed: `kept-files-${workers}-${i}`,
+        rosters: 1 + (i % 3),
+        overrides: { createdAt: new Date(TEST_NOW - (i + 1) * 600_000).toISOString() },
+      });
+      return { input, text: paddedMatchText(input, positions) };
+    });
+    const bare = makeMatchInput({ seed: `kept-files-${workers}-bare` });
+    const sibling = zlib.gzipSync(JSON.stringify(sampleTelemetry(bare.id, TEST_NOW - 60_000)));
+    const local = await openIngestContext(testDatabases[0]!);
+    const fromFiles = await openIngestContext(testDatabases[0]!);
+    const pool = workers === 0 ? null : openPreparePool(workers, fromFiles.deps.config);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-kept-files-'));
+    try {
+      for (const [i, { text }] of inputs.entries()) {
+        await ingestMatch(local.deps, JSON.parse(text.toString()), { source: text });
+        const file = path.join(dir, `match-${i}.json${i === 3 ? '.gz' : ''}`);
+        fs.writeFileSync(file, i === 3 ? zlib.gzipSync(text) : text);
+      }
+      await ingestMatch(local.deps, bare, { telemetry: sibling });
+      fs.writeFileSync(path.join(dir, 'match-7.json'), JSON.stringify(bare));
+      fs.writeFileSync(path.join(dir, 'match-7.telemetry.json.gz'), sibling);
+
+      const results = await ingestPath(fromFiles.deps, dir, pool ? { pool } : {});
+      assert.deepEqual(
+        results.map((r) => [path.basename(r.source), r.status]),
+        [...inputs.keys(), 7].map((i) => [`match-${i}.json${i === 3 ? '.gz' : ''}`, 'ingested']),
+      );
+      const stored = await dump(fromFiles);
+      assert.equal(stored.blobs!.length, inputs.length + 1, 'a telemetry file a match');
+      assert.deepEqual(stored, await dump(local));
+    } finally {
+      await pool?.close();
+      await local.close();
+      await fromFiles.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
 test('the pool shuts down: pending and later tasks are refused, its threads end', async () => {
   const pool = openPreparePool(1, TEST_CONFIG);
   // The test clock's now, not the machine's: the match is dated by it, and a real now would

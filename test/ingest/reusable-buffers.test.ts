@@ -1,6 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
 import { reusableBuffers } from '../../src/ingest/reusable-buffers.ts';
+import { readKeptFile } from '../../src/ingest/source-files.ts';
 
 const MIB = 1_048_576;
 
@@ -40,4 +45,39 @@ test('a body above the limit gets a buffer of its own, never kept', () => {
   assert.equal(large.byteLength, large.buffer.byteLength, 'a buffer of its own');
   buffers.give(large);
   assert.notEqual(buffers.take(8 * MIB).buffer, large.buffer);
+});
+
+test('files are read into a kept buffer, exactly their bytes; a gzip file is gunzipped and its buffer kept', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-kept-read-'));
+  try {
+    const large = Buffer.alloc(300_000, 'a');
+    const small = Buffer.from('{"small": true}');
+    const plain = Buffer.from(JSON.stringify({ packed: 'x'.repeat(50_000) }));
+    fs.writeFileSync(path.join(dir, 'large.json'), large);
+    fs.writeFileSync(path.join(dir, 'small.json'), small);
+    fs.writeFileSync(path.join(dir, 'packed.json.gz'), zlib.gzipSync(plain));
+    const buffers = reusableBuffers(1, 8 * MIB);
+
+    const first = readKeptFile(path.join(dir, 'large.json'), buffers);
+    assert.ok(first.equals(large));
+    buffers.give(first);
+    const second = readKeptFile(path.join(dir, 'small.json'), buffers);
+    assert.equal(second.buffer, first.buffer, 'the buffer the larger file was read into');
+    assert.ok(second.equals(small), 'only its own bytes');
+    // Out with its reader: the next file gets another buffer.
+    const third = readKeptFile(path.join(dir, 'large.json'), buffers);
+    assert.notEqual(third.buffer, first.buffer);
+    buffers.give(second);
+    buffers.give(third);
+
+    // A gzip file: its gunzipped bytes, and the buffer its own bytes were read into kept.
+    const unpacked = readKeptFile(path.join(dir, 'packed.json.gz'), buffers);
+    assert.ok(unpacked.equals(plain));
+    assert.notEqual(unpacked.buffer, first.buffer);
+    assert.equal(readKeptFile(path.join(dir, 'small.json'), buffers).buffer, first.buffer);
+
+    assert.throws(() => readKeptFile(path.join(dir, 'missing.json'), buffers), { code: 'ENOENT' });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
