@@ -1,9 +1,10 @@
 /**
- * The HTTP ingest path: matches posted to a server, the server's CPU counted. Measured twice on
- * the same matches: posted to a freshly started server (the first pass, which also pays V8
- * compiling the ingest code and the routes), and posted to another fresh server after it has
- * ingested as many other matches of the same demo (distinct ids, not measured) — the cost per
- * match of a server that has been up for a while, which is what a game server pool meets.
+ * The HTTP ingest path: matches posted to a server, the server's CPU counted. Measured on the
+ * same matches: posted to a freshly started server (the first pass, which also pays V8
+ * compiling the ingest code and the routes), and posted to other fresh servers (`warmRuns`, the
+ * cheapest counting) after each has ingested as many other matches of the same demo (distinct
+ * ids, not measured) — the cost per match of a server that has been up for a while, which is
+ * what a game server pool meets.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -18,6 +19,8 @@ interface HttpOptions {
   workDir: string;
   cpus: string | null;
   cpuProfDir?: string | undefined;
+  /** Warmed servers measured, the cheapest counting (as the library's and CLI's warm passes). */
+  warmRuns?: number;
 }
 
 /**
@@ -31,11 +34,15 @@ export async function ingestWithHttp(
 ): Promise<{ first: PathCost; warm: PathCost } | null> {
   const first = await withIngestServer(children, 'first', options, (post) => post(set.inputs));
   if (first === null) return null;
-  const warm = await withIngestServer(children, 'warm', options, async (post) => {
-    const warmUp = await post(set.warmFiles.map((file) => () => fs.readFileSync(file)));
-    if (warmUp.failures > 0) throw new Error(`${warmUp.failures} warm-up matches not stored`);
-    return post(set.inputs);
-  });
+  let warm: PathCost | null = null;
+  for (let run = 0; run < (options.warmRuns ?? 1); run++) {
+    const cost = await withIngestServer(children, `warm-${run}`, options, async (post) => {
+      const warmUp = await post(set.warmFiles.map((file) => () => fs.readFileSync(file)));
+      if (warmUp.failures > 0) throw new Error(`${warmUp.failures} warm-up matches not stored`);
+      return post(set.inputs);
+    });
+    if (warm === null || (cost!.cpuMicros ?? Infinity) < (warm.cpuMicros ?? Infinity)) warm = cost;
+  }
   return { first, warm: warm! };
 }
 

@@ -151,6 +151,7 @@ export async function measureIngest(
       workDir: root,
       cpus: options.serverCpus,
       cpuProfDir: options.cpuProfDir,
+      warmRuns: repeats,
     });
     if (viaHttp === null) {
       if (profile === 'default')
