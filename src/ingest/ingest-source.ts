@@ -20,6 +20,7 @@ import type { PreparePool } from './prepare-pool.ts';
 import { isRecordedMatchDocument } from './recorded-match.ts';
 import { reusableBuffers, type ReusableBuffers } from './reusable-buffers.ts';
 import {
+  KEPT_FILE_BYTES,
   MATCH_FILE,
   decode,
   itemTexts,
@@ -114,9 +115,6 @@ export async function ingestPath(
   for (const file of files) await ingestOneFile(file, kept);
   return results;
 }
-
-/** Files of up to this many bytes (gunzipped) are read into a buffer kept for the next one. */
-export const KEPT_FILE_BYTES = 64 * 1_048_576;
 
 /**
  * Ingests one file, its bytes as `read` gives them (gunzipped). `kept`: where they were read,

@@ -61,8 +61,8 @@ export function taskRunner(setup: WorkerSetup): {
 } {
   const { config, checkCode, target } = setup;
   let loaded: Promise<IngestCode> | null = null;
-  // The files this worker reads, one after the other into one buffer (up to 64 MiB; a larger
-  // one gets its own). Nothing refers to a file's bytes once its outcome is sent: the outcome
+  // The files this worker reads, one after the other into one buffer (a file larger than
+  // KEPT_FILE_BYTES gets its own). Nothing refers to a file's bytes once its outcome is sent: the outcome
   // holds no view of them but the telemetry text, which is left out, and a copy is sent.
   let files: ReusableBuffers | null = null;
   let stores: Promise<Omit<IngestDeps, 'clock'>> | null = null;
@@ -117,11 +117,11 @@ export function taskRunner(setup: WorkerSetup): {
   const readTask = async (
     task: FileTask,
   ): Promise<{ task: PrepareTask; release(): void } | null> => {
-    const [{ readMatchFile }, { reusableBuffers }] = await Promise.all([
+    const [{ KEPT_FILE_BYTES, readMatchFile }, { reusableBuffers }] = await Promise.all([
       import('./source-files.ts'),
       import('./reusable-buffers.ts'),
     ]);
-    files ??= reusableBuffers(1, 64 * 1_048_576);
+    files ??= reusableBuffers(1, KEPT_FILE_BYTES);
     try {
       const { release, ...read } = await readMatchFile(task.file, files);
       return { task: { ...read, now: task.now }, release };

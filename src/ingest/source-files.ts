@@ -43,6 +43,9 @@ export function decode(bytes: Buffer): Buffer {
   return bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes;
 }
 
+/** Files of up to this many bytes (gunzipped) are read into a buffer kept for the next one. */
+export const KEPT_FILE_BYTES = 64 * 1_048_576;
+
 /**
  * A match file and its sibling telemetry file, read for a worker that prepares it: the match
  * into a buffer from `buffers` (readKeptFile), which `release` gives back once nothing refers
