@@ -80,33 +80,37 @@ export async function readMatchFileWhole(
  * `buffers` (a gzip file's own buffer goes back at once). Filling a fresh buffer costs the
  * first-touch faults of its pages: 3 ms of the 36 ms a 2 MB demo match costs the library
  * path, measured on a VM (reusable-buffers.ts), against 0.3 ms to read it into a kept one.
- * A file whose size changes as it is read is read again whole, into a buffer of its own.
  */
 export function readKeptFile(file: string, buffers: ReusableBuffers): Buffer {
-  const read = readWhole(file, buffers) ?? readFileSync(file);
+  const read = readWhole(file, buffers);
   const decoded = decode(read);
   if (decoded !== read) buffers.give(read);
   return decoded;
 }
 
-/** The file's bytes in a buffer from `buffers`; null when its size changed as it was read. */
-function readWhole(file: string, buffers: ReusableBuffers): Buffer | null {
+/**
+ * A regular file's bytes in a buffer from `buffers`. A pipe or a device (`<(zcat …)`,
+ * `/dev/stdin`), which tells no size, is read to its end from the one descriptor, into a
+ * buffer of its own; a file whose size changed as it was read is read again whole.
+ */
+function readWhole(file: string, buffers: ReusableBuffers): Buffer {
   const fd = openSync(file, 'r');
   try {
-    const { size } = fstatSync(fd);
-    const bytes = buffers.take(size);
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return readFileSync(fd);
+    const bytes = buffers.take(stats.size);
     let filled = 0;
-    while (filled < size) {
-      const read = readSync(fd, bytes, filled, size - filled, filled);
+    while (filled < stats.size) {
+      const read = readSync(fd, bytes, filled, stats.size - filled, filled);
       if (read === 0) break;
       filled += read;
     }
-    if (filled === size && readSync(fd, Buffer.alloc(1), 0, 1, size) === 0) return bytes;
+    if (filled === stats.size && readSync(fd, Buffer.alloc(1), 0, 1, filled) === 0) return bytes;
     buffers.give(bytes);
-    return null;
   } finally {
     closeSync(fd);
   }
+  return readFileSync(file);
 }
 
 export async function readStream(stream: NodeJS.ReadableStream): Promise<Buffer> {

@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -77,6 +79,32 @@ test('files are read into a kept buffer, exactly their bytes; a gzip file is gun
     assert.equal(readKeptFile(path.join(dir, 'small.json'), buffers).buffer, first.buffer);
 
     assert.throws(() => readKeptFile(path.join(dir, 'missing.json'), buffers), { code: 'ENOENT' });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a pipe (`gamedata ingest <(zcat …)`) is read to its end, gunzipped, and leaves the kept buffers alone', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-kept-pipe-'));
+  try {
+    const text = Buffer.from(JSON.stringify({ piped: 'y'.repeat(300_000) }));
+    // More than a pipe holds at once: the writer waits for the reader, as a real one would.
+    fs.writeFileSync(path.join(dir, 'source.json.gz'), zlib.gzipSync(text, { level: 0 }));
+    const fifo = path.join(dir, 'match.json');
+    execFileSync('mkfifo', [fifo]);
+    const writer = spawn('sh', ['-c', 'cat "$0" > "$1"', path.join(dir, 'source.json.gz'), fifo], {
+      stdio: 'ignore',
+    });
+    const buffers = reusableBuffers(1, 8 * MIB);
+    const kept = buffers.take(100);
+    buffers.give(kept);
+
+    const read = readKeptFile(fifo, buffers);
+    assert.ok(read.equals(text), 'every byte, gunzipped');
+    await once(writer, 'exit');
+    // Nothing of the pool was used: the next regular file still lands in the kept buffer.
+    fs.writeFileSync(path.join(dir, 'plain.json'), '{}');
+    assert.equal(readKeptFile(path.join(dir, 'plain.json'), buffers).buffer, kept.buffer);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
