@@ -19,7 +19,6 @@ import {
 } from './prepare-match.ts';
 import { startPrepareProcess } from './prepare-process.ts';
 import type { FileTask, WorkerSetup } from './prepare-tasks.ts';
-import { readMatchFileWhole } from './source-files.ts';
 
 /**
  * Where a pool's workers store what they prepare: the store and blob store `config` names
@@ -49,7 +48,8 @@ export interface PreparePool {
    * Prepares the match in the file `file` (with its sibling telemetry file), validated against
    * `now`: a thread reads it itself, into a buffer kept for its next file. A file that cannot
    * be read, or holds no match in the ingest format, is `other`, with no bytes: the caller
-   * reads it again to ingest it as it would without a pool.
+   * reads it again to ingest it as it would without a pool. Threads only: a process pool
+   * (`serve`'s, sent the bodies it receives) refuses.
    */
   prepareFile(file: string, now: number): Promise<PrepareOutcome>;
   /**
@@ -143,17 +143,9 @@ export function openPreparePool(
       if (!closed) fill();
     },
     prepare: (task, handOver = false) => dispatch(task, handOver),
-    async prepareFile(file, now) {
-      if (kind === 'thread') return dispatch({ file, now }, false);
-      // A process gets bytes: read here, and handed over.
-      let task: PrepareTask;
-      try {
-        task = { ...(await readMatchFileWhole(file)), now };
-      } catch {
-        return { kind: 'other' };
-      }
-      const outcome = await dispatch(task, true);
-      return outcome.kind === 'other' ? { kind: 'other' } : outcome;
+    prepareFile(file, now) {
+      if (kind === 'process') return Promise.reject(new Error(PROCESSES_TAKE_BYTES));
+      return dispatch({ file, now }, false);
     },
     async close() {
       closed = true;
@@ -202,6 +194,8 @@ function threadSlot(
   };
 }
 
+const PROCESSES_TAKE_BYTES = 'a worker process is sent bytes, not files';
+
 /** A worker process (prepare-process.ts); its bytes are copied by the kernel, handed over or not. */
 function processSlot(
   setup: WorkerSetup,
@@ -213,8 +207,7 @@ function processSlot(
   return {
     pending,
     send(id, task) {
-      // prepareFile reads a process's files for it.
-      if ('file' in task) throw new Error('a worker process is sent bytes, not files');
+      if ('file' in task) throw new Error(PROCESSES_TAKE_BYTES);
       worker.send(id, task);
     },
     stop: () => worker.stop(),

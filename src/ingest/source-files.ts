@@ -66,15 +66,6 @@ export async function readMatchFile(
   };
 }
 
-/** A match file, gunzipped when it is gzip, and its sibling telemetry file, each as read. */
-export async function readMatchFileWhole(
-  file: string,
-): Promise<{ source: Buffer; telemetry?: Buffer }> {
-  const source = decode(await fs.readFile(file));
-  const sibling = await siblingTelemetry(file);
-  return sibling === null ? { source } : { source, telemetry: await fs.readFile(sibling) };
-}
-
 /**
  * A file's bytes, gunzipped when they are gzip, read synchronously into a buffer from
  * `buffers` (a gzip file's own buffer goes back at once). Filling a fresh buffer costs the

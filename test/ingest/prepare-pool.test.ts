@@ -286,6 +286,10 @@ test('[sqlite] matches stored by a worker process, their bytes in buffers earlie
     }
     const mine = await dumpOf(stored, path.join(dataDir, 'blobs'));
     assert.equal(mine.blobs!.length, texts.length, 'a telemetry file a match');
+    // Processes are sent bytes: a file is refused, for the caller to ingest without the pool.
+    const file = path.join(dataDir, 'match.json');
+    fs.writeFileSync(file, texts[0]!);
+    await assert.rejects(pool.prepareFile(file, now), /sent bytes, not files/);
     assert.deepEqual(mine, await dump(local));
   } finally {
     await pool.close();
@@ -297,9 +301,10 @@ test('[sqlite] matches stored by a worker process, their bytes in buffers earlie
 
 for (const workers of [0, 2]) {
   const how = workers === 0 ? 'on the main thread' : 'by two worker threads';
-  test(`[sqlite] a directory's files, each read ${how} into the buffer an earlier one was read into, store what ingestMatch stores`, async () => {
-    // 60–360 KB each, larger and smaller in turn: a file lands in a buffer an earlier, larger
-    // one filled, and must be read as exactly its own bytes. One is gzip, one has its telemetry
+  test(`[sqlite] a directory's files, larger and smaller in turn, read ${how}, store what ingestMatch stores`, async () => {
+    // 60–360 KB each, larger and smaller in turn: read into kept buffers, a file may land in one
+    // an earlier, larger one filled, and must be read as exactly its own bytes (that the buffer
+    // is the kept one, reusable-buffers.test.ts checks). One is gzip, one has its telemetry
     // in a sibling gzip file (stored as given, so never in a kept buffer).
     const inputs = [6000, 1000, 3000, 500, 5000, 2000, 1500].map((positions, i) => {
       const input = makeMatchInput({
