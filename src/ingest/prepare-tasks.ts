@@ -19,6 +19,7 @@ import type { PrepareConfig, PrepareOutcome, PrepareTask } from './prepare-match
 import type { StoreTarget } from './prepare-pool.ts';
 import type { IngestDeps } from './ingest-deps.ts';
 import type { ReusableBuffers } from './reusable-buffers.ts';
+import type * as SourceFilesModule from './source-files.ts';
 import type * as PrepareMatchModule from './prepare-match.ts';
 
 /** What a worker is started with. */
@@ -50,6 +51,12 @@ export interface TaskDone {
   release?: () => void;
 }
 
+/** How a worker reads its file tasks: the code and the buffer each file is read into. */
+interface FileReader {
+  readMatchFile: typeof SourceFilesModule.readMatchFile;
+  buffers: ReusableBuffers;
+}
+
 type IngestCode = typeof PrepareMatchModule & {
   assertSchema(input: unknown): asserts input is MatchInput;
 };
@@ -62,9 +69,10 @@ export function taskRunner(setup: WorkerSetup): {
   const { config, checkCode, target } = setup;
   let loaded: Promise<IngestCode> | null = null;
   // The files this worker reads, one after the other into one buffer (a file larger than
-  // KEPT_FILE_BYTES gets its own). Nothing refers to a file's bytes once its outcome is sent: the outcome
-  // holds no view of them but the telemetry text, which is left out, and a copy is sent.
-  let files: ReusableBuffers | null = null;
+  // KEPT_FILE_BYTES gets its own). Nothing refers to a file's bytes once its outcome is sent:
+  // the outcome holds no view of them but the telemetry text, which is left out, and a copy is
+  // sent. Loaded, with the reading code, at the first file task.
+  let fileReader: Promise<FileReader> | null = null;
   let stores: Promise<Omit<IngestDeps, 'clock'>> | null = null;
 
   /** The ingest code, loaded at the first match. */
@@ -113,17 +121,22 @@ export function taskRunner(setup: WorkerSetup): {
     }
   };
 
+  const files = (): Promise<FileReader> =>
+    (fileReader ??= Promise.all([
+      import('./source-files.ts'),
+      import('./reusable-buffers.ts'),
+    ]).then(([{ KEPT_FILE_BYTES, readMatchFile }, { reusableBuffers }]) => ({
+      readMatchFile,
+      buffers: reusableBuffers(1, KEPT_FILE_BYTES),
+    })));
+
   /** A file task read (null: unreadable), with what gives its buffer back. */
   const readTask = async (
     task: FileTask,
   ): Promise<{ task: PrepareTask; release(): void } | null> => {
-    const [{ KEPT_FILE_BYTES, readMatchFile }, { reusableBuffers }] = await Promise.all([
-      import('./source-files.ts'),
-      import('./reusable-buffers.ts'),
-    ]);
-    files ??= reusableBuffers(1, KEPT_FILE_BYTES);
+    const { readMatchFile, buffers } = await files();
     try {
-      const { release, ...read } = await readMatchFile(task.file, files);
+      const { release, ...read } = await readMatchFile(task.file, buffers);
       return { task: { ...read, now: task.now }, release };
     } catch {
       return null;
