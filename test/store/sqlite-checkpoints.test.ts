@@ -18,7 +18,9 @@ async function writeMegabytes(store: Store, mb: number): Promise<void> {
   });
 }
 
-/** Longer than the checkpoint thread's interval (100 ms): a pass has run in it. */
+/** How often the tests' checkpoint threads run (ms), shorter than the service's second. */
+const INTERVAL_MS = 100;
+/** Longer than that interval: a pass has run in it. */
 const CHECKPOINT_SETTLE_MS = 250;
 
 const sizeOf = (file: string): number => (fs.existsSync(file) ? fs.statSync(file).size : 0);
@@ -46,7 +48,7 @@ test('SQLite checkpoints from a thread of their own: the log is copied and kept 
     assert.equal(sizeOf(file), before);
     assert.ok(sizeOf(`${file}-wal`) > 2 * MB);
 
-    const stop = store.checkpointInBackground!();
+    const stop = store.checkpointInBackground!({ intervalMs: INTERVAL_MS });
     try {
       assert.ok(await eventually(() => sizeOf(file) > before + 2 * MB), 'the log reached the file');
       await sleep(CHECKPOINT_SETTLE_MS);
