@@ -21,11 +21,13 @@ import { LOWER_TO_WORKER_DATA_NICE, startModuleWorker } from '../../module-worke
 /**
  * How often the thread checkpoints, ms. A match of a hundred players writes about 170 pages,
  * many of them the same index pages as the match before; a checkpoint copies each page once
- * however often it was written since the last. Every 100 ms (two or three posted matches) the
- * thread took 1.8–2.3 ms of CPU a match, every second 1.3–1.5, the log then holding a second of
- * writes: about 4,000 pages at the pace one core ingests, a quarter of `wal_autocheckpoint`
- * (40 matches posted after 40 to a server on one core, 2.5 s waited after the last, three
- * rounds in turns, 2026-12-07).
+ * however often it was written since the last, and syncs the file once. Every 100 ms (two or
+ * three posted matches) this thread took 1.0–1.25 ms of CPU a posted match, and the server's
+ * threads other than the serving one 1.8–2.3 ms; every second, this thread less than 0.25 and
+ * those 1.3–1.5. The log then holds up to a second of writes: about 4,000 pages at the pace one
+ * core ingests, a quarter of `wal_autocheckpoint`. (40 matches posted after 40 others to a
+ * server on one core, each thread's CPU from procfs until 2.5 s after the last, rounds in
+ * turns, 2026-12-07.)
  */
 export const CHECKPOINT_INTERVAL_MS = 1_000;
 
