@@ -45,8 +45,8 @@ export interface DialectAdapter {
    * Checkpoints the write-ahead log from a thread of its own, so that no commit of the caller's
    * thread copies it into the database file (src/store/sqlite/checkpoints.ts); returns how to
    * stop. What a serving process calls, with the thread's niceness (0–19; 0 or none: the
-   * caller's) and, for tests, how often it checkpoints (ms). Absent on PostgreSQL (the server does its own) and for an in-memory SQLite
-   * database (no other connection can open it).
+   * caller's) and, for tests, how often it checkpoints (ms). Absent on PostgreSQL (the server
+   * does its own) and for an in-memory SQLite database (no other connection can open it).
    */
   checkpointInBackground?(options?: { nice?: number; intervalMs?: number }): () => Promise<void>;
 }
