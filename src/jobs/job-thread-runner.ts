@@ -43,19 +43,19 @@ export const canRunInThread = (config: Readonly<Config>): boolean =>
   !config.databaseUrl.endsWith(':memory:');
 
 /**
- * A runner whose jobs run in one worker thread, started at once: its start (a Node thread's
- * bootstrap runs at the serving priority until the thread's first line lowers it) is paid when the
- * runner is made, as the service starts, never while it serves. The idle thread does not keep
- * the process alive. Runs are answered in the order they end; the thread keeps its connection
- * between runs.
- */
-/**
  * The job thread's young generation, MB (V8's default is several times larger): a leaderboard
  * rebuild at a million players took the serving process to 300–302 MB with the default, 287 MB
  * with this, in as long (6.5 s).
  */
 const JOB_YOUNG_GENERATION_MB = 12;
 
+/**
+ * A runner whose jobs run in one worker thread, started at once: its start (a Node thread's
+ * bootstrap runs at the serving priority until the thread's first line lowers it) is paid when the
+ * runner is made, as the service starts, never while it serves. The idle thread does not keep
+ * the process alive. Runs are answered in the order they end; the thread keeps its connection
+ * between runs.
+ */
 export function threadRunner(config: Readonly<Config>): JobRunner {
   let worker: Worker | null = null;
   let nextId = 1;
