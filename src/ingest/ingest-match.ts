@@ -5,6 +5,7 @@
  * Ingesting a stored match again changes nothing — except that a match stored without telemetry
  * takes the telemetry file it now comes with.
  */
+import { buffer } from 'node:stream/consumers';
 import { telemetryPath } from '../presenters/telemetry-url.ts';
 import { findStoredMatch, writeIngestedMatch, type StoredMatch } from '../store/ingest-writes.ts';
 import { attachTelemetryFile } from './attach-telemetry.ts';
@@ -14,11 +15,12 @@ import {
   type DerivedMatch,
   type MatchTelemetryOptions,
 } from './derive-match.ts';
-import { IngestError, MatchNotStoredError } from './ingest-error.ts';
+import { IngestError, MatchNotStoredError, TelemetryConflictError } from './ingest-error.ts';
 import type { IngestDeps, IngestResult } from './ingest-deps.ts';
 import { ingestRows, matchRecord } from './match-rows.ts';
 import { resolveMatchSeasons } from './match-seasons.ts';
-import { readTelemetryFile, type TelemetryFile } from './telemetry-file.ts';
+import type { Platform } from '../domain/shards.ts';
+import { holdsText, readTelemetryFile, type TelemetryFile } from './telemetry-file.ts';
 import { assertMatchInputSchema } from './match-input-check.ts';
 import { validateMatchInput, type ValidMatch } from './validate-match.ts';
 
@@ -58,18 +60,7 @@ export async function storeMatch(
   file: TelemetryFile | undefined,
   derive: () => Promise<DerivedMatch>,
 ): Promise<IngestResult> {
-  const seasons = await resolveMatchSeasons(
-    deps.store,
-    match.platforms,
-    match.createdAt,
-    deps.clock,
-  );
-  if (seasons === null) {
-    throw new IngestError(
-      'createdAt',
-      `no season of ${match.input.platformShard} contains ${match.input.createdAt}`,
-    );
-  }
+  const seasons = await matchSeasons(deps, match);
   const stored = await findStoredMatch(deps.store.db, match.input.id);
   if (stored !== null) return settleStored(deps, stored, file);
 
@@ -108,6 +99,50 @@ export async function storeMatch(
     platform: match.input.platformShard,
     telemetry: file !== undefined,
   };
+}
+
+/**
+ * Settles a match ingested again before its telemetry is gzipped or its documents rendered, which
+ * a stored match needs neither of: a game server that retries then costs a few reads, not a
+ * whole ingest. `text` is the JSON text of the telemetry file the match comes with (undefined:
+ * it comes without). Resolves what storeMatch would; null when the match is not stored, or when
+ * settling it needs the file gzipped (the stored match has none yet, or the blob store lost it),
+ * for storeMatch to settle. Throws as storeMatch does: IngestError when no season holds the
+ * match, TelemetryConflictError when it is stored with another file.
+ */
+export async function settleIfStored(
+  deps: IngestDeps,
+  match: ValidMatch,
+  text: Buffer | undefined,
+): Promise<IngestResult | null> {
+  await matchSeasons(deps, match);
+  const stored = await findStoredMatch(deps.store.db, match.input.id);
+  if (stored === null) return null;
+  if (text === undefined) return settleStored(deps, stored, undefined);
+  if (stored.telemetryKey === null) return null;
+  const blob = await deps.blobs.get(stored.telemetryKey);
+  if (blob === null) return null;
+  if (!(await holdsText(await buffer(blob.stream), text))) {
+    throw new TelemetryConflictError(stored.id);
+  }
+  return { matchId: stored.id, platform: stored.platform, status: 'unchanged', telemetry: true };
+}
+
+/** The season of a match on each of its platforms; IngestError when one has none that early. */
+async function matchSeasons(deps: IngestDeps, match: ValidMatch): Promise<Map<Platform, string>> {
+  const seasons = await resolveMatchSeasons(
+    deps.store,
+    match.platforms,
+    match.createdAt,
+    deps.clock,
+  );
+  if (seasons === null) {
+    throw new IngestError(
+      'createdAt',
+      `no season of ${match.input.platformShard} contains ${match.input.createdAt}`,
+    );
+  }
+  return seasons;
 }
 
 /**

@@ -76,11 +76,27 @@ export interface PrepareError {
  */
 export class SchemaRecheck extends Error {}
 
-/** Prepares one match; never throws (errors are outcomes). */
+/**
+ * Settles a valid match before its telemetry is gzipped and its documents rendered (a match
+ * stored already needs neither): `text` is the JSON text of the telemetry file it comes with,
+ * undefined when it comes without; `now`, the task's. Resolves the outcome, or null to prepare
+ * the match whole.
+ */
+export type SettleEarly = (
+  match: ValidMatch,
+  text: Buffer | undefined,
+  now: number,
+) => Promise<PrepareOutcome | null>;
+
+/**
+ * Prepares one match; never throws (errors are outcomes). `settleEarly` is asked first when the
+ * telemetry's text is at hand as it arrived (inline, found by splitTelemetry) or there is none.
+ */
 export async function prepareMatch(
   task: PrepareTask,
   config: PrepareConfig,
   assertSchema: SchemaAssertion,
+  settleEarly?: SettleEarly,
 ): Promise<PrepareOutcome> {
   const source = Buffer.from(task.source.buffer, task.source.byteOffset, task.source.byteLength);
   let content: unknown;
@@ -94,6 +110,11 @@ export async function prepareMatch(
   const id = (content as { id?: unknown }).id;
   try {
     const match = validateMatchInput(content, task.now, config, assertSchema);
+    const inline = match.input.telemetry !== undefined;
+    if (settleEarly && task.telemetry === undefined && (!inline || eventsText !== undefined)) {
+      const settled = await settleEarly(match, eventsText, task.now);
+      if (settled !== null) return settled;
+    }
     const telemetry = task.telemetry && bufferOf(task.telemetry);
     const file = await matchTelemetryFile(
       match.input.telemetry,

@@ -15,7 +15,7 @@
  * reads before it answers.
  */
 import type { MatchInput } from './match-input.ts';
-import type { PrepareConfig, PrepareOutcome, PrepareTask } from './prepare-match.ts';
+import type { PrepareConfig, PrepareOutcome, PrepareTask, SettleEarly } from './prepare-match.ts';
 import type { StoreTarget } from './prepare-pool.ts';
 import type { IngestDeps } from './ingest-deps.ts';
 import type { ReusableBuffers } from './reusable-buffers.ts';
@@ -143,11 +143,25 @@ export function taskRunner(setup: WorkerSetup): {
     }
   };
 
+  /**
+   * A match stored already, settled before it is gzipped and rendered (prepareMatch's
+   * `settleEarly`): a worker with a store looks first.
+   */
+  const settleEarly: SettleEarly | undefined =
+    target === null
+      ? undefined
+      : async (match, text, now) => {
+          const deps = { ...(await openStores(target)), clock: { now: () => now } };
+          const { settleIfStored } = await import('./ingest-match.ts');
+          const result = await settleIfStored(deps, match, text);
+          return result === null ? null : { kind: 'stored', result };
+        };
+
   const runTask = async (task: PrepareTask): Promise<TaskDone> => {
     const code = await ingestCode();
     const done = await stored(
       code,
-      await code.prepareMatch(task, config, code.assertSchema),
+      await code.prepareMatch(task, config, code.assertSchema, settleEarly),
       task.now,
     );
     // Not a match here: its bytes go back to whoever ingests it now (the caller may have

@@ -139,9 +139,13 @@ export async function telemetryFileOfText(text: Buffer, events: unknown[]): Prom
 
 /** True when a stored gzip file holds exactly the JSON text of `file`. */
 export async function isSameTelemetry(storedGzip: Buffer, file: TelemetryFile): Promise<boolean> {
-  if (storedGzip.equals(file.gzip)) return true;
+  return storedGzip.equals(file.gzip) || holdsText(storedGzip, file.plain);
+}
+
+/** True when a stored gzip file holds exactly the JSON text `plain`. */
+export async function holdsText(storedGzip: Buffer, plain: Buffer): Promise<boolean> {
   try {
-    return (await gunzip(storedGzip)).equals(file.plain);
+    return (await gunzip(storedGzip)).equals(plain);
   } catch {
     return false;
   }

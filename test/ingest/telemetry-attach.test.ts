@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { ingestMatch, attachTelemetry } from '../../src/ingest/ingest-match.ts';
+import { ingestMatch, attachTelemetry, settleIfStored } from '../../src/ingest/ingest-match.ts';
+import { storePrepared } from '../../src/ingest/ingest-prepared.ts';
+import type { MatchInput } from '../../src/ingest/match-input.ts';
+import { assertMatchInputSchema } from '../../src/ingest/match-input-check.ts';
+import { prepareMatch, type SettleEarly } from '../../src/ingest/prepare-match.ts';
 import { ingestRecordedMatch } from '../../src/ingest/recorded-match.ts';
 import { loadMatchDocument } from '../../src/ingest/load-match-document.ts';
 import {
@@ -251,4 +255,87 @@ for (const database of testDatabases) {
       await ctx.close();
     }
   });
+
+  test(
+    name('a match sent again is settled before its telemetry is gzipped or documents rendered'),
+    async () => {
+      const ctx = await openIngestContext(database);
+      try {
+        const now = ctx.deps.clock.now();
+        // What was asked of the early settle: the telemetry text it was given, or none.
+        const asked: Array<string | null> = [];
+        const settleEarly: SettleEarly = async (match, text) => {
+          asked.push(text === undefined ? null : text.toString());
+          const result = await settleIfStored(ctx.deps, match, text);
+          return result === null ? null : { kind: 'stored', result };
+        };
+        const prepare = (input: MatchInput, telemetry?: Buffer) =>
+          prepareMatch(
+            {
+              source: Buffer.from(JSON.stringify(input)),
+              ...(telemetry ? { telemetry } : {}),
+              now,
+            },
+            ctx.deps.config,
+            assertMatchInputSchema,
+            settleEarly,
+          );
+        const store = async (input: MatchInput) => {
+          const outcome = await prepare(input);
+          assert.equal(outcome.kind, 'prepared', 'not stored yet: prepared whole');
+          return storePrepared(ctx.deps, outcome as Exclude<typeof outcome, { kind: 'other' }>);
+        };
+
+        const input = makeMatchInput({ seed: 'early-settle', telemetry: true });
+        assert.equal((await store(input)).status, 'ingested');
+        assert.deepEqual(asked, [JSON.stringify(input.telemetry)], 'asked with the inline text');
+        const counts = await ctx.rowCounts();
+        const file = storedFile(ctx);
+
+        const again = await prepare(input);
+        assert.deepEqual(again, {
+          kind: 'stored',
+          result: { status: 'unchanged', matchId: input.id, platform: 'pc-b', telemetry: true },
+        });
+        const other = await prepare({ ...input, telemetry: sampleTelemetry(input.id, 60_000) });
+        assert.equal(other.kind, 'error');
+        assert.equal(other.kind === 'error' && other.error.name, 'TelemetryConflictError');
+        assert.deepEqual(await ctx.rowCounts(), counts);
+        assert.ok(storedFile(ctx).equals(file));
+
+        // A file the blob store lost is not settled early: it is gzipped, and restored.
+        fs.rmSync(path.join(ctx.blobDir, ctx.blobs()[0]!));
+        assert.equal((await store(input)).status, 'attached');
+        assert.ok(
+          zlib.gunzipSync(storedFile(ctx)).equals(Buffer.from(JSON.stringify(input.telemetry))),
+        );
+
+        // Without telemetry: unchanged; with it, to a match stored without: attached, whole.
+        const bare = makeMatchInput({ seed: 'early-settle-bare' });
+        await ingestMatch(ctx.deps, bare);
+        asked.length = 0;
+        assert.deepEqual(await prepare(bare), {
+          kind: 'stored',
+          result: { status: 'unchanged', matchId: bare.id, platform: 'pc-b', telemetry: false },
+        });
+        assert.equal(
+          (await store({ ...bare, telemetry: sampleTelemetry(bare.id, 0) })).status,
+          'attached',
+        );
+        assert.deepEqual(asked, [null, JSON.stringify(sampleTelemetry(bare.id, 0))]);
+
+        // A file given apart is read (and gzipped) whole: not asked.
+        const apart = makeMatchInput({ seed: 'early-settle-apart' });
+        asked.length = 0;
+        const outcome = await prepare(
+          apart,
+          Buffer.from(JSON.stringify(sampleTelemetry(apart.id, 0))),
+        );
+        assert.equal(outcome.kind, 'prepared');
+        assert.deepEqual(asked, []);
+      } finally {
+        await ctx.close();
+      }
+    },
+  );
 }
