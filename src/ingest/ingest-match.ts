@@ -22,6 +22,7 @@ import { resolveMatchSeasons } from './match-seasons.ts';
 import type { Platform } from '../domain/shards.ts';
 import { holdsText, readTelemetryFile, type TelemetryFile } from './telemetry-file.ts';
 import { assertMatchInputSchema } from './match-input-check.ts';
+import type { SettleEarly } from './prepare-match.ts';
 import { validateMatchInput, type ValidMatch } from './validate-match.ts';
 
 export type { IngestDeps, IngestResult };
@@ -115,9 +116,10 @@ export async function settleIfStored(
   match: ValidMatch,
   text: Buffer | undefined,
 ): Promise<IngestResult | null> {
-  await matchSeasons(deps, match);
   const stored = await findStoredMatch(deps.store.db, match.input.id);
   if (stored === null) return null;
+  // Refused as storeMatch refuses it, which asks the seasons first.
+  await matchSeasons(deps, match);
   if (text === undefined) return settleStored(deps, stored, undefined);
   if (stored.telemetryKey === null) return null;
   const blob = await deps.blobs.get(stored.telemetryKey);
@@ -126,6 +128,17 @@ export async function settleIfStored(
     throw new TelemetryConflictError(stored.id);
   }
   return { matchId: stored.id, platform: stored.platform, status: 'unchanged', telemetry: true };
+}
+
+/**
+ * settleIfStored as prepareMatch's `settleEarly`: a match is looked up in `deps`' store, at the
+ * instant of its task, before it is gzipped and rendered.
+ */
+export function settleWhenStored(deps: Omit<IngestDeps, 'clock'>): SettleEarly {
+  return async (match, text, now) => {
+    const result = await settleIfStored({ ...deps, clock: { now: () => now } }, match, text);
+    return result === null ? null : { kind: 'stored', result };
+  };
 }
 
 /** The season of a match on each of its platforms; IngestError when one has none that early. */

@@ -5,7 +5,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import type { IngestDeps, IngestResult } from './ingest-deps.ts';
-import { storeMatch } from './ingest-match.ts';
+import { settleWhenStored, storeMatch } from './ingest-match.ts';
 import { assertMatchInputSchema } from './match-input-check.ts';
 import {
   bufferOf,
@@ -73,7 +73,7 @@ async function prepare(
 ): Promise<Exclude<PrepareOutcome, { kind: 'other' }> | { kind: 'other'; source: Buffer }> {
   const outcome = pool
     ? await pool.prepare(task, handOver)
-    : await prepareMatch(task, deps.config, assertMatchInputSchema);
+    : await prepareMatch(task, deps.config, assertMatchInputSchema, settleWhenStored(deps));
   if (outcome.kind !== 'other') return outcome;
   const source = bufferOf(outcome.source ?? task.source);
   if (outcome.recheck !== true) return { kind: 'other', source };

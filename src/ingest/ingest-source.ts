@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { IngestDeps, IngestResult } from './ingest-deps.ts';
 import { ingestContent, matchIdOf } from './ingest-content.ts';
 import { ingestEntity, isEntityItem, type EntityResult } from './ingest-entity.ts';
+import { settleWhenStored } from './ingest-match.ts';
 import { ingestFilesPooled, storeOutcome, type PooledResult } from './pooled-files.ts';
 import { assertMatchInputSchema } from './match-input-check.ts';
 import { prepareMatch } from './prepare-match.ts';
@@ -160,6 +161,7 @@ async function ingestFile(
       },
       deps.config,
       assertMatchInputSchema,
+      settleWhenStored(deps),
     );
     const prepared = await storeOutcome(deps, outcome);
     if (prepared !== null) {

@@ -151,10 +151,11 @@ export function taskRunner(setup: WorkerSetup): {
     target === null
       ? undefined
       : async (match, text, now) => {
-          const deps = { ...(await openStores(target)), clock: { now: () => now } };
-          const { settleIfStored } = await import('./ingest-match.ts');
-          const result = await settleIfStored(deps, match, text);
-          return result === null ? null : { kind: 'stored', result };
+          const [deps, { settleWhenStored }] = await Promise.all([
+            openStores(target),
+            import('./ingest-match.ts'),
+          ]);
+          return settleWhenStored(deps)(match, text, now);
         };
 
   const runTask = async (task: PrepareTask): Promise<TaskDone> => {

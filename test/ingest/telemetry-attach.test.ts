@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { ingestMatch, attachTelemetry, settleIfStored } from '../../src/ingest/ingest-match.ts';
+import { ingestMatch, attachTelemetry, settleWhenStored } from '../../src/ingest/ingest-match.ts';
 import { storePrepared } from '../../src/ingest/ingest-prepared.ts';
 import type { MatchInput } from '../../src/ingest/match-input.ts';
 import { assertMatchInputSchema } from '../../src/ingest/match-input-check.ts';
@@ -264,10 +264,10 @@ for (const database of testDatabases) {
         const now = ctx.deps.clock.now();
         // What was asked of the early settle: the telemetry text it was given, or none.
         const asked: Array<string | null> = [];
-        const settleEarly: SettleEarly = async (match, text) => {
+        const settle = settleWhenStored(ctx.deps);
+        const settleEarly: SettleEarly = (match, text, at) => {
           asked.push(text === undefined ? null : text.toString());
-          const result = await settleIfStored(ctx.deps, match, text);
-          return result === null ? null : { kind: 'stored', result };
+          return settle(match, text, at);
         };
         const prepare = (input: MatchInput, telemetry?: Buffer) =>
           prepareMatch(
