@@ -47,7 +47,14 @@ export function registerIngestCommand(program: Command, io: CliIo): void {
         ]);
       await withRuntime(io, async (runtime) => {
         const ingestWorkers = ingestWorkersOf(runtime.config, 'ingest');
-        const pool = ingestWorkers > 0 ? openPreparePool(ingestWorkers, runtime.config) : null;
+        // Its worker threads look each match up in a store of their own, so that a directory
+        // ingested again costs their parse and checks, not gzip and rendering; the main thread
+        // stores. A database in memory, which only this connection sees, they cannot.
+        const { config } = runtime;
+        const lookup = config.databaseUrl.includes(':memory:')
+          ? null
+          : { config, lookupOnly: true };
+        const pool = ingestWorkers > 0 ? openPreparePool(ingestWorkers, config, 0, lookup) : null;
         const counts = { ingested: 0, attached: 0, unchanged: 0, error: 0 };
         // Each line as its match is stored, so a long directory shows its progress.
         const onResult = (result: IngestSourceResult): void => {

@@ -27,6 +27,11 @@ import type { FileTask, WorkerSetup } from './prepare-tasks.ts';
 export interface StoreTarget {
   config: Config;
   schema?: string;
+  /**
+   * The workers only look each valid match up there, to settle one stored already before it is
+   * gzipped and rendered (a directory ingested again); the caller stores the others.
+   */
+  lookupOnly?: boolean;
 }
 
 /** A pool of prepare workers; `close` ends them (tasks still pending then are rejected). */
@@ -80,7 +85,8 @@ interface Slot {
  * that a posted match — the workers' start included — takes the CPU that serving leaves, not
  * half of a busy core; `gamedata ingest`, with nothing to serve, leaves them at its own.
  * `target`: the workers also store what they prepare, there (`serve`: its own store, so that
- * no posted match's writes run on the serving thread); null leaves storing to the caller.
+ * no posted match's writes run on the serving thread), or with `lookupOnly` only settle the
+ * matches stored already (`gamedata ingest`); null leaves all of it to the caller.
  * `kind`: `thread` — a task's bytes move to the worker and back uncopied; `process`
  * (prepare-process.ts) — lowered whole, V8's helper threads with it, at the cost of the kernel
  * copying the bytes: what `serve` runs, so that posted matches do not slow what it serves.

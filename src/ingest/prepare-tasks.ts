@@ -110,7 +110,7 @@ export function taskRunner(setup: WorkerSetup): {
     prepared: PrepareOutcome,
     now: number,
   ): Promise<PrepareOutcome> => {
-    if (prepared.kind !== 'prepared' || target === null) return prepared;
+    if (prepared.kind !== 'prepared' || target === null || target.lookupOnly) return prepared;
     const matchId = prepared.match.input.id;
     try {
       const deps = { ...(await openStores(target)), clock: { now: () => now } };
@@ -145,7 +145,7 @@ export function taskRunner(setup: WorkerSetup): {
 
   /**
    * A match stored already, settled before it is gzipped and rendered (prepareMatch's
-   * `settleEarly`): a worker with a store looks first.
+   * `settleEarly`): a worker with a store, one it writes or only looks matches up in, looks first.
    */
   const settleEarly: SettleEarly | undefined =
     target === null

@@ -13,7 +13,7 @@ import { errorOf, toError } from '../../src/ingest/prepare-match.ts';
 import { BlobStoreUnavailableError } from '../../src/blobs/blob-store.ts';
 import { StoreUnavailableError, isStoreUnavailable } from '../../src/store/store-errors.ts';
 import { ingestMatch } from '../../src/ingest/ingest-match.ts';
-import { ingestMatchBytes } from '../../src/ingest/ingest-prepared.ts';
+import { ingestMatchBytes, storePrepared } from '../../src/ingest/ingest-prepared.ts';
 import { ingestPath } from '../../src/ingest/ingest-source.ts';
 import { openPreparePool } from '../../src/ingest/prepare-pool.ts';
 import { inlineTelemetryText, splitTelemetry } from '../../src/ingest/telemetry-text.ts';
@@ -24,6 +24,8 @@ import type { MatchInput } from '../../src/ingest/match-input.ts';
 import { testDatabases } from '../helpers/stores.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openStore, type Store } from '../../src/store/store.ts';
+import { openRuntime } from '../../src/runtime.ts';
+import { fixedClock } from '../../src/clock.ts';
 import { openIngestContext, TEST_CONFIG, type IngestTestContext } from '../helpers/ingest-deps.ts';
 import { TEST_NOW, makeMatchInput, sampleTelemetry } from '../helpers/matches.ts';
 
@@ -346,6 +348,58 @@ for (const workers of [0, 2]) {
     }
   });
 }
+
+test('[sqlite] a pool that only looks matches up settles a directory ingested again; the caller stores new ones', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-lookup-pool-'));
+  const databaseUrl = `sqlite:${path.join(dataDir, 'lookup.sqlite')}`;
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    PUBLIC_BASE_URL: TEST_CONFIG.publicBaseUrl,
+    TELEMETRY_BASE_URL: TEST_CONFIG.telemetryBaseUrl,
+    LOG_LEVEL: 'silent',
+  });
+  const runtime = await openRuntime(config);
+  const deps = { ...runtime, clock: fixedClock(TEST_NOW) };
+  const pool = openPreparePool(2, config, 0, { config, lookupOnly: true });
+  const texts = [0, 1, 2].map((i) => matchText(makeMatchInput({ seed: `lookup-${i}` })).text);
+  const files = texts.map((text, i) => {
+    const file = path.join(dataDir, `match-${i}.json`);
+    fs.writeFileSync(file, text);
+    return file;
+  });
+  try {
+    // New: prepared whole, and stored by the caller only.
+    const first = await Promise.all(files.map((file) => pool.prepareFile(file, TEST_NOW)));
+    assert.deepEqual(
+      first.map((o) => o.kind),
+      ['prepared', 'prepared', 'prepared'],
+    );
+    fs.mkdirSync(path.join(dataDir, 'blobs'), { recursive: true });
+    const none = await dumpOf(runtime.store, path.join(dataDir, 'blobs'));
+    assert.deepEqual(none.matches, [], 'the workers stored nothing');
+    assert.deepEqual(none.blobs, []);
+    for (const outcome of first) await storePrepared(deps, outcome as never);
+    const stored = await dumpOf(runtime.store, path.join(dataDir, 'blobs'));
+
+    // Again: settled by the workers, unchanged, nothing gzipped or rendered to store.
+    const again = await Promise.all(files.map((file) => pool.prepareFile(file, TEST_NOW)));
+    assert.deepEqual(
+      again.map((o) => (o.kind === 'stored' ? o.result.status : o.kind)),
+      ['unchanged', 'unchanged', 'unchanged'],
+    );
+    // Another telemetry file for a stored match: refused by the worker, as storing would.
+    const other = Buffer.from(texts[0]!.toString().replace('"x":1.0', '"x":2.0'));
+    fs.writeFileSync(files[0]!, other);
+    const refused = await pool.prepareFile(files[0]!, TEST_NOW);
+    assert.equal(refused.kind === 'error' && refused.error.name, 'TelemetryConflictError');
+    assert.deepEqual(await dumpOf(runtime.store, path.join(dataDir, 'blobs')), stored);
+  } finally {
+    await pool.close();
+    await runtime.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
 
 test('the pool shuts down: pending and later tasks are refused, its threads end', async () => {
   const pool = openPreparePool(1, TEST_CONFIG);
