@@ -62,6 +62,26 @@ export async function ingestHandedOverBytes(
 }
 
 /**
+ * attachTelemetry in a worker of `pool`, one that stores (PreparePool.stores), for bytes the
+ * caller is done with (a request's body): the file's parse, checks and mastery tally then never
+ * hold the serving thread. `storedElsewhere` runs before the result is returned, as for a match
+ * (ingestHandedOverBytes); throws what attachTelemetry throws.
+ */
+export async function attachHandedOverTelemetry(
+  deps: IngestDeps,
+  pool: PreparePool,
+  matchId: string,
+  telemetry: Buffer,
+  storedElsewhere: () => Promise<void>,
+): Promise<IngestResult> {
+  const outcome = await pool.attach(matchId, telemetry, deps.clock.now(), true);
+  if (outcome.kind === 'error') throw toError(outcome.error);
+  if (outcome.kind !== 'stored') throw new Error(`an ingest worker answered ${outcome.kind}`);
+  await storedElsewhere();
+  return outcome.result;
+}
+
+/**
  * Prepares a task in the pool (here without one), and here again when a worker's check cannot
  * name what it refuses. Not a match: with the bytes where they are now (back from a worker).
  */

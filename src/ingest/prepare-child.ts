@@ -20,11 +20,15 @@ const { reusableBuffers } = await import('./reusable-buffers.ts');
 type Runner = ReturnType<typeof taskRunner>;
 type Setup = Parameters<typeof taskRunner>[0];
 
-/** What a task frame's header holds; its buffers are the source and, when flagged, the telemetry. */
+/**
+ * What a task frame's header holds; its buffers are the source and, when flagged, the telemetry
+ * — or, with `attachTo`, the telemetry file for that stored match alone.
+ */
 interface TaskHeader {
   id: number;
   now: number;
   telemetry: boolean;
+  attachTo?: string;
 }
 
 const channel = new net.Socket({ fd: 3, readable: true, writable: true });
@@ -41,15 +45,20 @@ readFrames<Setup | TaskHeader>(
       runner = taskRunner(header as Setup);
       return;
     }
-    const { id, now, telemetry } = header as TaskHeader;
-    const task = { source: buffers[0]!, ...(telemetry ? { telemetry: buffers[1]! } : {}), now };
+    const { id, now, telemetry, attachTo } = header as TaskHeader;
+    const task =
+      attachTo === undefined
+        ? { source: buffers[0]!, ...(telemetry ? { telemetry: buffers[1]! } : {}), now }
+        : { attachTo, telemetry: buffers[0]!, now };
     void runner.run(task).then(({ outcome }) => {
       if (outcome.kind === 'other' && outcome.source !== undefined) {
         const { source, ...rest } = outcome;
         writeFrame(channel, { id, outcome: rest, source: true }, [source]);
       } else {
         writeFrame(channel, { id, outcome, source: false });
-        if (outcome.kind === 'stored' || outcome.kind === 'error') sources.give(task.source);
+        // Stored or refused, the file attached included (its blob was written before): no
+        // view of the bytes is left.
+        if (outcome.kind === 'stored' || outcome.kind === 'error') sources.give(buffers[0]!);
       }
     });
   },

@@ -18,7 +18,7 @@ import {
   type PrepareTask,
 } from './prepare-match.ts';
 import { startPrepareProcess } from './prepare-process.ts';
-import type { FileTask, WorkerSetup } from './prepare-tasks.ts';
+import type { AttachTask, FileTask, WorkerSetup } from './prepare-tasks.ts';
 
 /**
  * Where a pool's workers store what they prepare: the store and blob store `config` names
@@ -57,6 +57,19 @@ export interface PreparePool {
    * (`serve`'s, sent the bodies it receives) refuses.
    */
   prepareFile(file: string, now: number): Promise<PrepareOutcome>;
+  /** Whether the workers store what they prepare (a target, not only for lookups). */
+  readonly stores: boolean;
+  /**
+   * Attaches a telemetry file (gzip or JSON bytes) to the stored match `matchId` in a worker
+   * that stores (`stores`): `stored` with attachTelemetry's result, or its error. The bytes
+   * go as a task's do (`handOver`); a pool whose workers store nothing refuses.
+   */
+  attach(
+    matchId: string,
+    telemetry: Buffer,
+    now: number,
+    handOver?: boolean,
+  ): Promise<PrepareOutcome>;
   /**
    * Starts the workers now rather than at the first task: a worker's bootstrap runs at its
    * creator's priority until its first line lowers it, some 30 ms of CPU each for a thread
@@ -73,7 +86,7 @@ export type WorkerKind = 'thread' | 'process';
 
 /** A worker with the tasks sent to it and not answered yet. */
 interface Slot {
-  send(id: number, task: PrepareTask | FileTask, handOver: boolean): void;
+  send(id: number, task: PrepareTask | FileTask | AttachTask, handOver: boolean): void;
   stop(): Promise<void>;
   pending: Map<number, { resolve: (o: PrepareOutcome) => void; reject: (e: Error) => void }>;
 }
@@ -102,6 +115,7 @@ export function openPreparePool(
   let nextId = 0;
   let closed = false;
   const setup: WorkerSetup = { config, checkCode: matchInputCheckCode(), nice, target };
+  const stores = target !== null && target.lookupOnly !== true;
 
   const startSlot = (): void => {
     const pending: Slot['pending'] = new Map();
@@ -131,7 +145,10 @@ export function openPreparePool(
   };
 
   /** Sends a task to the least busy worker. */
-  const dispatch = (task: PrepareTask | FileTask, handOver: boolean): Promise<PrepareOutcome> => {
+  const dispatch = (
+    task: PrepareTask | FileTask | AttachTask,
+    handOver: boolean,
+  ): Promise<PrepareOutcome> => {
     if (closed) return Promise.reject(new Error('the ingest worker pool is closed'));
     fill();
     const slot = slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
@@ -152,6 +169,11 @@ export function openPreparePool(
     prepareFile(file, now) {
       if (kind === 'process') return Promise.reject(new Error(PROCESSES_TAKE_BYTES));
       return dispatch({ file, now }, false);
+    },
+    stores,
+    attach(matchId, telemetry, now, handOver = false) {
+      if (!stores) return Promise.reject(new Error('the ingest workers store nothing'));
+      return dispatch({ attachTo: matchId, telemetry, now }, handOver);
     },
     async close() {
       closed = true;
@@ -191,7 +213,9 @@ function threadSlot(
     pending,
     send(id, task, handOver) {
       const moved =
-        handOver && 'source' in task ? ownedArrayBuffers([task.source, task.telemetry]) : [];
+        handOver && !('file' in task)
+          ? ownedArrayBuffers('source' in task ? [task.source, task.telemetry] : [task.telemetry])
+          : [];
       worker.postMessage({ id, task }, moved);
     },
     async stop() {

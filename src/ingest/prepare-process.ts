@@ -14,12 +14,12 @@ import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { readFrames, writeFrame } from './frames.ts';
 import type { PrepareOutcome, PrepareTask } from './prepare-match.ts';
-import type { WorkerSetup } from './prepare-tasks.ts';
+import type { AttachTask, WorkerSetup } from './prepare-tasks.ts';
 
 /** A running worker process. */
 export interface PrepareProcess {
   /** Sends a task; its outcome comes to `onOutcome` under `id`. */
-  send(id: number, task: PrepareTask): void;
+  send(id: number, task: PrepareTask | AttachTask): void;
   /** Ends the process (at once if it does not end within `graceMs` of being asked). */
   stop(graceMs?: number): Promise<void>;
 }
@@ -84,6 +84,11 @@ export function startPrepareProcess(
 
   return {
     send(id, task) {
+      if ('attachTo' in task) {
+        const { attachTo, now, telemetry } = task;
+        writeFrame(channel, { id, now, telemetry: true, attachTo }, [telemetry]);
+        return;
+      }
       const buffers = task.telemetry ? [task.source, task.telemetry] : [task.source];
       writeFrame(channel, { id, now: task.now, telemetry: task.telemetry !== undefined }, buffers);
     },

@@ -42,6 +42,17 @@ export interface FileTask {
 }
 
 /**
+ * A telemetry file for a stored match (`PUT /ingest/matches/:id/telemetry`), for a worker that
+ * stores: read, checked, tallied and attached there (attachTelemetry), not on the serving thread,
+ * whose event loop a 19 MB file's parse would hold for some 150 ms.
+ */
+export interface AttachTask {
+  attachTo: string;
+  telemetry: Uint8Array;
+  now: number;
+}
+
+/**
  * An outcome, and the ArrayBuffers of it that may move rather than be copied. `release`, once
  * the outcome is sent (copied or moved), lets the buffer a file was read into take the next.
  */
@@ -63,7 +74,7 @@ type IngestCode = typeof PrepareMatchModule & {
 
 /** Runs the tasks of a worker set up with `setup`; `close` closes its store, if it opened one. */
 export function taskRunner(setup: WorkerSetup): {
-  run(task: PrepareTask | FileTask): Promise<TaskDone>;
+  run(task: PrepareTask | FileTask | AttachTask): Promise<TaskDone>;
   close(): Promise<void>;
 } {
   const { config, checkCode, target } = setup;
@@ -171,8 +182,26 @@ export function taskRunner(setup: WorkerSetup): {
     return { outcome, owned: ownedOf(code, outcome) };
   };
 
+  /** A telemetry file attached to its stored match, in this worker's store. */
+  const attach = async (task: AttachTask): Promise<TaskDone> => {
+    const code = await ingestCode();
+    try {
+      if (target === null || target.lookupOnly) throw new Error('this worker stores nothing');
+      const deps = { ...(await openStores(target)), clock: { now: () => task.now } };
+      const { attachTelemetry } = await import('./ingest-match.ts');
+      const result = await attachTelemetry(deps, task.attachTo, code.bufferOf(task.telemetry));
+      return { outcome: { kind: 'stored', result }, owned: [] };
+    } catch (error) {
+      return {
+        outcome: { kind: 'error', error: code.errorOf(error), matchId: task.attachTo },
+        owned: [],
+      };
+    }
+  };
+
   return {
     async run(given) {
+      if ('attachTo' in given) return attach(given);
       if (!('file' in given)) return runTask(given);
       const read = await readTask(given);
       if (read === null) return { outcome: { kind: 'other' }, owned: [] };

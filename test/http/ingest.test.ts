@@ -44,6 +44,8 @@ function countedPool(
   pool: PreparePool;
   handedOver: () => number;
   stored: () => number;
+  /** Telemetry files a worker attached. */
+  attached: () => number;
   /** Runs before each task goes to the pool, which waits for it (null: none). */
   hold(gate: ((task: PrepareTask) => Promise<void>) | null): void;
 } {
@@ -51,6 +53,7 @@ function countedPool(
   const pool = openPreparePool(1, config, 0, target, target === null ? 'thread' : 'process');
   let handedOver = 0;
   let stored = 0;
+  let attached = 0;
   let gate: ((task: PrepareTask) => Promise<void>) | null = null;
   return {
     hold: (next) => (gate = next),
@@ -65,11 +68,18 @@ function countedPool(
         return outcome;
       },
       prepareFile: (file, now) => pool.prepareFile(file, now),
+      stores: pool.stores,
+      async attach(matchId, telemetry, now, handOver) {
+        const outcome = await pool.attach(matchId, telemetry, now, handOver);
+        if (outcome.kind === 'stored') attached++;
+        return outcome;
+      },
       start: () => pool.start(),
       close: () => pool.close(),
     },
     handedOver: () => handedOver,
     stored: () => stored,
+    attached: () => attached,
   };
 }
 
@@ -288,8 +298,11 @@ for (const { database, pool } of poolModes) {
 
       const text = telemetryText(input.id);
       const gzipped = zlib.gzipSync(text, { level: 1 });
+      const attachedBefore = counted?.attached() ?? 0;
       const attached = await putTelemetry(input.id, gzipped, { 'content-encoding': 'gzip' });
       assert.equal(attached.statusCode, 201, attached.body);
+      // Where the workers store, one attached it: the file was parsed off the serving thread.
+      assert.equal((counted?.attached() ?? 0) - attachedBefore, pool === 'stores' ? 1 : 0);
       assert.deepEqual(attached.json(), {
         data: { type: 'match', id: input.id },
         meta: { result: 'attached', telemetry: true },

@@ -401,6 +401,64 @@ test('[sqlite] a pool that only looks matches up settles a directory ingested ag
   }
 });
 
+for (const kind of ['thread', 'process'] as const) {
+  test(`[sqlite] a telemetry file is attached by a worker ${kind} that stores, as attachTelemetry would`, async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `gamedata-attach-${kind}-`));
+    const databaseUrl = `sqlite:${path.join(dataDir, 'attach.sqlite')}`;
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      PUBLIC_BASE_URL: TEST_CONFIG.publicBaseUrl,
+      TELEMETRY_BASE_URL: TEST_CONFIG.telemetryBaseUrl,
+      LOG_LEVEL: 'silent',
+    });
+    const runtime = await openRuntime(config);
+    const deps = { ...runtime, clock: fixedClock(TEST_NOW) };
+    const pool = openPreparePool(1, config, 0, { config }, kind);
+    const lookups = openPreparePool(1, config, 0, { config, lookupOnly: true });
+    const input = makeMatchInput({ seed: `attach-${kind}` });
+    const file = (marker: number) =>
+      Buffer.from(JSON.stringify(sampleTelemetry(input.id, TEST_NOW - 60_000 - marker)));
+    try {
+      await ingestMatch(deps, input);
+      const status = (outcome: Awaited<ReturnType<typeof pool.attach>>) =>
+        outcome.kind === 'stored'
+          ? outcome.result.status
+          : outcome.kind === 'error' && outcome.error.name;
+      assert.equal(pool.stores, true);
+      assert.equal(
+        status(await pool.attach(input.id, zlib.gzipSync(file(0)), TEST_NOW, true)),
+        'attached',
+      );
+      assert.equal(status(await pool.attach(input.id, file(0), TEST_NOW)), 'unchanged');
+      assert.equal(
+        status(await pool.attach(input.id, file(1), TEST_NOW)),
+        'TelemetryConflictError',
+      );
+      const unknown = '00000000-0000-4000-8000-000000000000';
+      assert.equal(status(await pool.attach(unknown, file(0), TEST_NOW)), 'MatchNotStoredError');
+      assert.equal(
+        status(await pool.attach(input.id, Buffer.from('[{}]'), TEST_NOW)),
+        'IngestError',
+      );
+      // Stored as given, and the match's document now names its asset.
+      const [key] = (
+        await runtime.store.db.selectFrom('matches').select('telemetry_key').execute()
+      ).map((r) => r.telemetry_key);
+      assert.ok(
+        zlib.gunzipSync(fs.readFileSync(path.join(dataDir, 'blobs', key!))).equals(file(0)),
+      );
+      assert.equal(lookups.stores, false);
+      await assert.rejects(lookups.attach(input.id, file(0), TEST_NOW), /store nothing/);
+    } finally {
+      await pool.close();
+      await lookups.close();
+      await runtime.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+}
+
 test('the pool shuts down: pending and later tasks are refused, its threads end', async () => {
   const pool = openPreparePool(1, TEST_CONFIG);
   // The test clock's now, not the machine's: the match is dated by it, and a real now would

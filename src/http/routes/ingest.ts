@@ -17,7 +17,7 @@ import { canonicalMatchDocumentVariant, matchUrl } from '../../presenters/match-
 import { renderIngestResult } from '../../presenters/ingest-result-document.ts';
 import { ingestContent, parseJson } from '../../ingest/ingest-content.ts';
 import { attachTelemetry } from '../../ingest/ingest-match.ts';
-import { ingestHandedOverBytes } from '../../ingest/ingest-prepared.ts';
+import { attachHandedOverTelemetry, ingestHandedOverBytes } from '../../ingest/ingest-prepared.ts';
 import { bodyReceiver, receiveBody } from '../body-receipt.ts';
 import { reusableBuffers } from '../../ingest/reusable-buffers.ts';
 import type { IngestResult } from '../../ingest/ingest-deps.ts';
@@ -173,11 +173,15 @@ export function ingestRoutes(app: FastifyInstance, context: RouteContext): void 
             `Content-Encoding '${encoding}' is not accepted; send gzip or plain JSON`,
           );
         }
-        const result = await attachTelemetry(
-          context,
-          request.params.matchId,
-          request.body as Buffer,
-        );
+        // In a worker that stores, when there is one (the feed is read before answering): a
+        // file is parsed whole to be checked and tallied, which would hold this thread.
+        const { matchId } = request.params;
+        const body = request.body as Buffer;
+        const result = pool?.stores
+          ? await attachHandedOverTelemetry(context, pool, matchId, body, () =>
+              context.changes.poll(),
+            )
+          : await attachTelemetry(context, matchId, body);
         return answer(request, reply, result, result.status === 'attached');
       },
     );
