@@ -17,7 +17,7 @@ import { systemClock } from '../../src/clock.ts';
 import { ingestMatch } from '../../src/ingest/ingest-match.ts';
 import { createApiKey } from '../../src/store/api-keys.ts';
 import { TEST_CONFIG } from '../helpers/ingest-deps.ts';
-import { accountId, makeMatchInput } from '../helpers/matches.ts';
+import { accountId, makeMatchInput, sampleTelemetry } from '../helpers/matches.ts';
 import { ownDatabase, requestLoop, startServer, type OwnDatabase } from './fault-helpers.ts';
 
 const skip = process.env.TEST_DATABASE_URL ? false : 'needs TEST_DATABASE_URL';
@@ -176,7 +176,7 @@ test(
 );
 
 test(
-  'a match posted while the database refuses connections: a 503 in bounded time from the worker that stores it, nothing half written, 201 once it is back',
+  'a match posted, and telemetry sent later, while the database refuses connections: a 503 in bounded time from the worker that stores them, nothing half written, 201 once it is back',
   { skip, timeout: 90_000 },
   async () => {
     const db = await ownDatabase('posted');
@@ -219,12 +219,33 @@ test(
           overrides: { createdAt: new Date(Date.now() - 3_600_000).toISOString() },
         }),
       );
+    /** Telemetry sent later, to a worker that stores too. */
+    const putTelemetry = async (id: string): Promise<{ status: number; ms: number }> => {
+      const started = performance.now();
+      const response = await fetch(`${server.baseUrl}/ingest/matches/${id}/telemetry`, {
+        method: 'PUT',
+        body: JSON.stringify(sampleTelemetry(id, Date.now() - 3_600_000)),
+        headers: { authorization: `Bearer ${ingestKey}`, 'content-type': 'application/json' },
+        signal: AbortSignal.timeout(20_000),
+      });
+      await response.arrayBuffer();
+      return { status: response.status, ms: performance.now() - started };
+    };
+    const later = makeMatchInput({
+      seed: `${db.name}-later`,
+      overrides: { createdAt: new Date(Date.now() - 3_600_000).toISOString() },
+    });
     try {
       await server.waitFor(/is serving/, 30_000);
       // The worker has opened its store: the outage cuts its connections.
       assert.equal((await post(recent('before'))).status, 201);
+      assert.equal((await post(JSON.stringify(later))).status, 201);
       await db.allowConnections(false);
       await db.terminateBackends();
+
+      const attach = await putTelemetry(later.id);
+      assert.equal(attach.status, 503, 'telemetry sent later: 503 too');
+      assert.ok(attach.ms < 10_000, `answered in bounded time (${Math.round(attach.ms)} ms)`);
 
       const during = recent('during');
       const refused = await post(during);
@@ -240,6 +261,7 @@ test(
         again = await post(during);
       }
       assert.equal(again.status, 201, 'stored once the database is back, as a new match');
+      assert.equal((await putTelemetry(later.id)).status, 201, 'and the telemetry attached');
       const id = (JSON.parse(during) as { id: string }).id;
       const check = await openStore(db.url);
       try {
