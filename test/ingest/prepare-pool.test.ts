@@ -22,7 +22,7 @@ import { TALLIED_EVENT_TYPES } from '../../src/ingest/mastery-telemetry.ts';
 import { generateDemo, MIN_SCALE } from '../../src/demo/generate-demo.ts';
 import type { MatchInput } from '../../src/ingest/match-input.ts';
 import { testDatabases } from '../helpers/stores.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
 import { openStore, type Store } from '../../src/store/store.ts';
 import { openRuntime } from '../../src/runtime.ts';
 import { fixedClock } from '../../src/clock.ts';
@@ -87,6 +87,23 @@ function paddedMatchText(input: MatchInput, positions: number): Buffer {
   ).join('');
   const at = text.indexOf('"telemetry" : [') + '"telemetry" : ['.length;
   return Buffer.concat([text.subarray(0, at), Buffer.from(padding), text.subarray(at)]);
+}
+
+/**
+ * A SQLite file and blob directory in a new temporary directory, and the service's settings for
+ * them: a store other threads and processes open too (an in-memory one they cannot).
+ */
+function fileStore(prefix: string): { dataDir: string; databaseUrl: string; config: Config } {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const databaseUrl = `sqlite:${path.join(dataDir, 'store.sqlite')}`;
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    PUBLIC_BASE_URL: TEST_CONFIG.publicBaseUrl,
+    TELEMETRY_BASE_URL: TEST_CONFIG.telemetryBaseUrl,
+    LOG_LEVEL: 'silent',
+  });
+  return { dataDir, databaseUrl, config };
 }
 
 test('the inline telemetry text is found as JSON.parse reads the object, or not at all', () => {
@@ -260,15 +277,7 @@ test('[sqlite] matches stored by a worker process, their bytes in buffers earlie
       positions,
     ),
   );
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-process-pool-'));
-  const databaseUrl = `sqlite:${path.join(dataDir, 'worker.sqlite')}`;
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl,
-    PUBLIC_BASE_URL: TEST_CONFIG.publicBaseUrl,
-    TELEMETRY_BASE_URL: TEST_CONFIG.telemetryBaseUrl,
-    LOG_LEVEL: 'silent',
-  });
+  const { dataDir, databaseUrl, config } = fileStore('gamedata-process-pool-');
   const stored = await openStore(databaseUrl);
   const local = await openIngestContext(testDatabases[0]!);
   const pool = openPreparePool(1, config, 0, { config }, 'process');
@@ -350,15 +359,7 @@ for (const workers of [0, 2]) {
 }
 
 test('[sqlite] a pool that only looks matches up settles a directory ingested again; the caller stores new ones', async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-lookup-pool-'));
-  const databaseUrl = `sqlite:${path.join(dataDir, 'lookup.sqlite')}`;
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl,
-    PUBLIC_BASE_URL: TEST_CONFIG.publicBaseUrl,
-    TELEMETRY_BASE_URL: TEST_CONFIG.telemetryBaseUrl,
-    LOG_LEVEL: 'silent',
-  });
+  const { dataDir, config } = fileStore('gamedata-lookup-pool-');
   const runtime = await openRuntime(config);
   const deps = { ...runtime, clock: fixedClock(TEST_NOW) };
   const pool = openPreparePool(2, config, 0, { config, lookupOnly: true });
@@ -403,15 +404,7 @@ test('[sqlite] a pool that only looks matches up settles a directory ingested ag
 
 for (const kind of ['thread', 'process'] as const) {
   test(`[sqlite] a telemetry file is attached by a worker ${kind} that stores, as attachTelemetry would`, async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `gamedata-attach-${kind}-`));
-    const databaseUrl = `sqlite:${path.join(dataDir, 'attach.sqlite')}`;
-    const config = loadConfig({
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      PUBLIC_BASE_URL: TEST_CONFIG.publicBaseUrl,
-      TELEMETRY_BASE_URL: TEST_CONFIG.telemetryBaseUrl,
-      LOG_LEVEL: 'silent',
-    });
+    const { dataDir, config } = fileStore(`gamedata-attach-${kind}-`);
     const runtime = await openRuntime(config);
     const deps = { ...runtime, clock: fixedClock(TEST_NOW) };
     const pool = openPreparePool(1, config, 0, { config }, kind);
