@@ -139,7 +139,7 @@ const Env = Type.Object({
     Type.Integer({
       minimum: 0,
       description:
-        'Workers preparing matches (parse, validate, telemetry gzip, rendering): threads while `gamedata ingest` writes a directory, and processes that also store the matches posted to `serve` while it answers other requests; default: one fewer than the cores (for `serve` at least 1); 0 prepares them on the main thread.',
+        'Workers preparing matches (parse, validate, telemetry gzip, rendering): threads while `gamedata ingest` writes a directory, and processes that also store the matches (and telemetry files) posted to `serve` while it answers other requests; default: one fewer than the cores (for `serve` at least 1); 0 prepares them on the main thread.',
     }),
   ),
   INGEST_NICE: Type.Integer({
