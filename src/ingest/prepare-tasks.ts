@@ -44,7 +44,7 @@ export interface FileTask {
 /**
  * A telemetry file for a stored match (`PUT /ingest/matches/:id/telemetry`), for a worker that
  * stores: read, checked, tallied and attached there (attachTelemetry), not on the serving thread,
- * whose event loop a 19 MB file's parse would hold for some 150 ms.
+ * whose event loop a 2–3 MB demo file held for up to 27–37 ms (a larger file, in proportion).
  */
 export interface AttachTask {
   attachTo: string;
