@@ -424,6 +424,20 @@ for (const { database, pool } of poolModes) {
       );
     });
 
+    test('telemetry that unzips past INGEST_MAX_MB: 413 from wherever it is read', async () => {
+      const input = match('bomb');
+      assert.equal((await post(input)).statusCode, 201);
+      const limit = t.config.ingestMaxBytes;
+      // A valid array once unzipped, but whitespace past the limit: a few KB on the wire.
+      const bomb = zlib.gzipSync(`[${' '.repeat(limit + 1024)}]`);
+      const attachedBefore = counted?.attached() ?? 0;
+      const refused = await putTelemetry(input.id, bomb, { 'content-encoding': 'gzip' });
+      assert.equal(refused.statusCode, 413, refused.body);
+      assert.match(refused.json().errors[0].detail, /unzipped/);
+      assert.equal(counted?.attached() ?? 0, attachedBefore, 'nothing attached');
+      assert.deepEqual(assetOf((await getMatch(input.id)).json()), undefined);
+    });
+
     test('telemetry for an unknown or malformed match id: 404 and 400', async () => {
       const unknown = await putTelemetry('00000000-0000-4000-8000-000000000000', '[]');
       assert.equal(unknown.statusCode, 404);
