@@ -39,21 +39,24 @@ export function registerIngestCommand(program: Command, io: CliIo): void {
       ).argParser(instant),
     )
     .action(async (source: string, options: IngestCommandOptions) => {
-      const [{ ingestPath }, { openPreparePool }, { requestDerivedDataRebuild }] =
-        await Promise.all([
-          import('../ingest/ingest-source.ts'),
-          import('../ingest/prepare-pool.ts'),
-          import('../jobs/index.ts'),
-        ]);
+      const [
+        { ingestPath },
+        { openPreparePool },
+        { requestDerivedDataRebuild },
+        { canRunInThread },
+      ] = await Promise.all([
+        import('../ingest/ingest-source.ts'),
+        import('../ingest/prepare-pool.ts'),
+        import('../jobs/index.ts'),
+        import('../jobs/job-thread-runner.ts'),
+      ]);
       await withRuntime(io, async (runtime) => {
         const ingestWorkers = ingestWorkersOf(runtime.config, 'ingest');
         // Its worker threads look each match up in a store of their own, so that a directory
         // ingested again costs their parse and checks, not gzip and rendering; the main thread
         // stores. A database in memory, which only this connection sees, they cannot.
         const { config } = runtime;
-        const lookup = config.databaseUrl.includes(':memory:')
-          ? null
-          : { config, lookupOnly: true };
+        const lookup = canRunInThread(config) ? { config, lookupOnly: true } : null;
         const pool = ingestWorkers > 0 ? openPreparePool(ingestWorkers, config, 0, lookup) : null;
         const counts = { ingested: 0, attached: 0, unchanged: 0, error: 0 };
         // Each line as its match is stored, so a long directory shows its progress.

@@ -62,12 +62,28 @@ async function compareStored(
   key: string,
   file: TelemetryFile,
 ): Promise<'attached' | 'unchanged'> {
+  const found = await checkStoredFile(deps, matchId, key, (stored) =>
+    isSameTelemetry(stored, file),
+  );
+  if (found === 'same') return 'unchanged';
+  // The match names a file the blob store lost: this one restores it.
+  await deps.blobs.put(key, file.gzip);
+  return 'attached';
+}
+
+/**
+ * The stored telemetry file of `matchId` (under `key`) held against what was sent: `same` when
+ * `isSame` says so of its gzip bytes, `lost` when the blob store no longer has it;
+ * TelemetryConflictError when it is another file.
+ */
+export async function checkStoredFile(
+  deps: Pick<IngestDeps, 'blobs'>,
+  matchId: string,
+  key: string,
+  isSame: (storedGzip: Buffer) => Promise<boolean>,
+): Promise<'same' | 'lost'> {
   const blob = await deps.blobs.get(key);
-  if (blob === null) {
-    // The match names a file the blob store lost: this one restores it.
-    await deps.blobs.put(key, file.gzip);
-    return 'attached';
-  }
-  if (await isSameTelemetry(await buffer(blob.stream), file)) return 'unchanged';
+  if (blob === null) return 'lost';
+  if (await isSame(await buffer(blob.stream))) return 'same';
   throw new TelemetryConflictError(matchId);
 }

@@ -5,17 +5,16 @@
  * Ingesting a stored match again changes nothing — except that a match stored without telemetry
  * takes the telemetry file it now comes with.
  */
-import { buffer } from 'node:stream/consumers';
 import { telemetryPath } from '../presenters/telemetry-url.ts';
 import { findStoredMatch, writeIngestedMatch, type StoredMatch } from '../store/ingest-writes.ts';
-import { attachTelemetryFile } from './attach-telemetry.ts';
+import { attachTelemetryFile, checkStoredFile } from './attach-telemetry.ts';
 import {
   deriveMatch,
   matchTelemetryFile,
   type DerivedMatch,
   type MatchTelemetryOptions,
 } from './derive-match.ts';
-import { IngestError, MatchNotStoredError, TelemetryConflictError } from './ingest-error.ts';
+import { IngestError, MatchNotStoredError } from './ingest-error.ts';
 import type { IngestDeps, IngestResult } from './ingest-deps.ts';
 import { ingestRows, matchRecord } from './match-rows.ts';
 import { resolveMatchSeasons } from './match-seasons.ts';
@@ -122,11 +121,10 @@ export async function settleIfStored(
   await matchSeasons(deps, match);
   if (text === undefined) return settleStored(deps, stored, undefined);
   if (stored.telemetryKey === null) return null;
-  const blob = await deps.blobs.get(stored.telemetryKey);
-  if (blob === null) return null;
-  if (!(await holdsText(await buffer(blob.stream), text))) {
-    throw new TelemetryConflictError(stored.id);
-  }
+  const found = await checkStoredFile(deps, stored.id, stored.telemetryKey, (storedGzip) =>
+    holdsText(storedGzip, text),
+  );
+  if (found === 'lost') return null;
   return { matchId: stored.id, platform: stored.platform, status: 'unchanged', telemetry: true };
 }
 
