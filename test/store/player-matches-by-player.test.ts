@@ -11,20 +11,13 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { openStore } from '../../src/store/store.ts';
 import { listRecentMatchIds } from '../../src/store/players.ts';
+import type { PlayerMatchesTable } from '../../src/store/schema.ts';
 import { sqliteStoreAt } from '../helpers/old-store.ts';
 
 const HOUR = 3_600_000;
 const NOW = Date.UTC(2026, 11, 7, 12);
 
-interface Row {
-  platform: string;
-  account_id: string;
-  match_id: string;
-  created_at: number;
-  game_mode: string;
-  season_id: string;
-  is_custom: number;
-}
+type Row = PlayerMatchesTable;
 
 /** Three players' matches on two platforms; two matches of one player share a created-at time. */
 function rowsBefore(): Row[] {
