@@ -175,13 +175,13 @@ for (const database of testDatabases) {
     test('a transaction that fails after the upload leaves no object behind', async () => {
       const match = matchWithTelemetry('rolled-back');
       const player = match.rosters[0]!.participants[0]!;
-      // A row in the way of a player's match-list entry: the database refuses the ingest
-      // transaction after the file is in the bucket.
+      // A row in the way of a player's match-list entry (its key, the match's time included):
+      // the database refuses the ingest transaction after the file is in the bucket.
       const poison = {
         platform: match.platformShard,
         account_id: player.playerId,
         match_id: match.id,
-        created_at: 0,
+        created_at: Date.parse(match.createdAt),
         game_mode: match.gameMode,
         season_id: 'poison',
         is_custom: 0,

@@ -18,8 +18,11 @@ import type { MigrationContext } from './index.ts';
  *   `player_matches_by_match`, which retention reads, then points at rows by their key instead
  *   of a rowid, which makes it larger. The bench's demo store, as ingest builds it: 28.1 MB
  *   with its indexes against 30.6 (18.9 KB a match against 20.6).
- * - **Unique as before.** A match has one created-at time, so the key admits exactly the rows
- *   the old one did: one per player, platform and match.
+ * - **Unique as before, for rows that agree with their match.** Every writer takes the time
+ *   from the match (ingest from the match it stores once, the twins of a million-player store
+ *   from their template's row), and a match has one, so the key admits exactly the rows the
+ *   old one did: one per player, platform and match. A row giving a match another time would
+ *   no longer collide with it; nothing writes one.
  *
  * The rows are copied once, in one transaction: 0.3 s for the demo store's 105,874 rows.
  *
