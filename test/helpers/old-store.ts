@@ -24,3 +24,19 @@ export async function sqliteStoreAt(file: string, migration: string): Promise<Ky
   }
   return old;
 }
+
+/** How a SQLite file keeps `table`: its CREATE TABLE statement and the names of its indexes. */
+export function sqliteTableLayout(
+  database: BetterSqlite3.Database,
+  table: string,
+): { definition: string; indexes: string[] } {
+  const definition = database
+    .prepare("select sql from sqlite_master where type = 'table' and name = ?")
+    .pluck()
+    .get(table) as string;
+  const indexes = database
+    .prepare("select name from sqlite_master where type = 'index' and tbl_name = ?")
+    .pluck()
+    .all(table) as string[];
+  return { definition, indexes };
+}

@@ -12,7 +12,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { openStore } from '../../src/store/store.ts';
 import { listRecentMatchIds } from '../../src/store/players.ts';
 import type { PlayerMatchesTable } from '../../src/store/schema.ts';
-import { sqliteStoreAt } from '../helpers/old-store.ts';
+import { sqliteStoreAt, sqliteTableLayout } from '../helpers/old-store.ts';
 
 const HOUR = 3_600_000;
 const NOW = Date.UTC(2026, 11, 7, 12);
@@ -78,15 +78,8 @@ test('[sqlite] migration 0016 keeps every match-list row and reads a list from i
 
     const database = new BetterSqlite3(file);
     try {
-      const definition = database
-        .prepare("select sql from sqlite_master where type = 'table' and name = 'player_matches'")
-        .pluck()
-        .get() as string;
+      const { definition, indexes } = sqliteTableLayout(database, 'player_matches');
       assert.match(definition, /WITHOUT ROWID/);
-      const indexes = database
-        .prepare("select name from sqlite_master where type = 'index' and tbl_name = ?")
-        .pluck()
-        .all('player_matches');
       assert.deepEqual(indexes, ['player_matches_by_match'], 'no index repeats the key');
       const plan = database
         .prepare(

@@ -11,7 +11,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { openStore } from '../../src/store/store.ts';
 import type { StatDaysTable } from '../../src/store/schema.ts';
-import { sqliteStoreAt } from '../helpers/old-store.ts';
+import { sqliteStoreAt, sqliteTableLayout } from '../helpers/old-store.ts';
 
 const SEASON = 'division.bro.official.pc-2018-45';
 
@@ -59,15 +59,8 @@ test('[sqlite] migration 0017 keeps every stat day, once, and the new-day insert
 
     const database = new BetterSqlite3(file, { readonly: true });
     try {
-      const definition = database
-        .prepare("select sql from sqlite_master where type = 'table' and name = 'stat_days'")
-        .pluck()
-        .get() as string;
+      const { definition, indexes } = sqliteTableLayout(database, 'stat_days');
       assert.match(definition, /WITHOUT ROWID/);
-      const indexes = database
-        .prepare("select name from sqlite_master where type = 'index' and tbl_name = ?")
-        .pluck()
-        .all('stat_days');
       assert.deepEqual(indexes, [], 'no index repeats the rows');
     } finally {
       database.close();
