@@ -14,6 +14,7 @@ import * as playerMatchesOneIndex from './0014-player-matches-one-index.ts';
 import * as seasonStatsRegion from './0015-season-stats-region.ts';
 import * as playerMatchesByPlayer from './0016-player-matches-by-player.ts';
 import * as statDaysOneCopy from './0017-stat-days-one-copy.ts';
+import * as keysKeptOnce from './0018-keys-kept-once.ts';
 
 /** What a migration needs to know about the database it runs on. */
 export interface MigrationContext {
@@ -43,6 +44,7 @@ const STEPS: Record<string, Step> = {
   '0015-season-stats-region': seasonStatsRegion,
   '0016-player-matches-by-player': playerMatchesByPlayer,
   '0017-stat-days-one-copy': statDaysOneCopy,
+  '0018-keys-kept-once': keysKeptOnce,
 };
 
 /** The migrations as Kysely's Migrator wants them, bound to one database's context. */
