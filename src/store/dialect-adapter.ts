@@ -36,9 +36,11 @@ export interface DialectAdapter {
    */
   withSerialConnection?<DB, T>(db: Kysely<DB>, work: (db: Kysely<DB>) => Promise<T>): Promise<T>;
   /**
-   * A dialect of its own for the migrator, where the store's connections bound every statement
-   * more tightly than a migration rewriting a large table may take (PostgreSQL); the migrator
-   * closes it when done. Absent where migrations run on the store's own connection (SQLite).
+   * A dialect of its own for the migrator, which closes it when done: on PostgreSQL, without the
+   * statement timeout that bounds the store's connections; on SQLite, a connection whose small
+   * page cache a migration rewriting a large table leaves behind, instead of filling the
+   * store's. Absent where migrations run on the store's own connection (an in-memory SQLite
+   * database, which no other connection can open).
    */
   migrationDialect?(): Dialect;
   /**

@@ -145,9 +145,9 @@ function describeLocation(url: string): string {
 }
 
 /**
- * Applies pending migrations: where the adapter has a dialect for them (PostgreSQL, without the
- * statement timeout that bounds every query of the store), on a connection of their own;
- * otherwise on the store's (SQLite's one connection, which has none).
+ * Applies pending migrations: where the adapter has a dialect for them (see
+ * `DialectAdapter.migrationDialect`), on a connection of their own; otherwise on the store's
+ * (an in-memory SQLite database).
  */
 async function migrate(store: Store, adapter: DialectAdapter, schema?: string): Promise<void> {
   const db = adapter.migrationDialect

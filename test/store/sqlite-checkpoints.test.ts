@@ -50,7 +50,9 @@ test('SQLite checkpoints from a thread of their own: the log is copied and kept 
 
     const stop = store.checkpointInBackground!({ intervalMs: INTERVAL_MS });
     try {
-      assert.ok(await eventually(() => sizeOf(file) > before + 2 * MB), 'the log reached the file');
+      // Not quite 2 MB: pages the migrations freed (tables they rebuilt) take some of the blobs.
+      const reached = () => sizeOf(file) > before + 1.5 * MB;
+      assert.ok(await eventually(reached), 'the log reached the file');
       await sleep(CHECKPOINT_SETTLE_MS);
       let copied = sizeOf(file);
       // Copied, the log starts again at the next commit rather than growing on: 24 MB written

@@ -36,8 +36,9 @@ import type { MigrationContext } from './index.ts';
 export async function up(db: Kysely<any>, context: MigrationContext): Promise<void> {
   if (context.dialect !== 'sqlite') return;
   // The index by match moves to the new table first and is filled row by row as it is: built
-  // afterwards, it would sort every entry at once, in memory on the serving connection (whose
-  // temporary b-trees are kept there), some 800 MB at a million players.
+  // afterwards, it would sort every entry at once: some 800 MB at a million players, in memory
+  // on the store's connection, where migrations ran then (its temporary b-trees are kept there;
+  // those of the migrations' own connection, since, go to files).
   await db.schema.dropIndex('player_matches_by_match').execute();
   await sql`CREATE TABLE player_matches_by_player (
     platform text NOT NULL,
