@@ -15,7 +15,7 @@ import type { MigrationContext } from './index.ts';
  *
  * Each table's definition is taken as it stands, with only its name changed and WITHOUT ROWID
  * added, and its rows are copied once, in key order through the old key's index, so nothing is
- * sorted: 0.3 s for the demo store's 140,000 rows. A million-player store has no more of them
+ * sorted: 0.3–0.5 s for the demo store's 140,000 rows. A million-player store has no more of them
  * than its demo: the twins copy none.
  *
  * Left as they were: `survival_mastery`, whose rows are larger than a B-tree of rows keeps well
