@@ -5,15 +5,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { WeaponMasteryTable } from '../../src/store/mastery-tables.ts';
 import { sqliteStoreAt, sqliteTableLayout } from '../helpers/old-store.ts';
+import { openStoreInProcess } from '../helpers/open-store-in-process.ts';
 
-const OPENER = path.join(import.meta.dirname, '../helpers/open-store-process.ts');
 const MB = 1024 * 1024;
 /** Rows of the table to rewrite: about 40 MB of it, more than the migrations' cache many times. */
 const ROWS = 200_000;
@@ -43,19 +42,6 @@ const row = (n: number): WeaponMasteryTable => ({
   latest_match_at: 1_700_000_000_000 + n,
 });
 
-function openInProcess(file: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', OPENER, file], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, output }));
-  });
-}
-
 test('[sqlite] a migration rewriting a large table leaves little of it resident', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gamedata-migration-memory-'));
   try {
@@ -70,7 +56,7 @@ test('[sqlite] a migration rewriting a large table leaves little of it resident'
     await old.destroy();
     assert.ok(fs.statSync(file).size > 32 * MB, 'a table larger than the store cache could hold');
 
-    const { code, output } = await openInProcess(file);
+    const { code, output } = await openStoreInProcess(file);
     assert.equal(code, 0, output);
     const { rssGrowth } = JSON.parse(/migrated (.*)/.exec(output)![1]!) as { rssGrowth: number };
     // On the store's connection, whose page cache it filled: 75 MB. On a connection of its own: 6–7.

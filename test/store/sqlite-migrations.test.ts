@@ -5,29 +5,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { openStore } from '../../src/store/store.ts';
+import { openStoreInProcess } from '../helpers/open-store-in-process.ts';
 
-const OPENER = path.join(import.meta.dirname, '../helpers/open-store-process.ts');
 /** New stores opened by two processes at once; before the fix about half of them failed. */
 const ROUNDS = 6;
-
-function openInProcess(file: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', OPENER, file], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, output }));
-  });
-}
 
 /** The names of the file's tables and indexes, and the migrations it records. */
 function schemaOf(file: string): { objects: string[]; migrations: string[] } {
@@ -56,7 +42,7 @@ test('two processes opening one new SQLite store at once both start, on one whol
     assert.ok(expected.migrations.length > 0);
     for (let round = 0; round < ROUNDS; round++) {
       const file = path.join(dir, `together-${round}.sqlite`);
-      const results = await Promise.all([openInProcess(file), openInProcess(file)]);
+      const results = await Promise.all([openStoreInProcess(file), openStoreInProcess(file)]);
       for (const { code, output } of results) {
         assert.equal(code, 0, `round ${round}: ${output}`);
         assert.match(output, /migrated/);
