@@ -45,19 +45,7 @@ export function sqliteAdapter(
   tempFiles = false,
 ): DialectAdapter {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-  const database = new BetterSqlite3(file);
-  // Writes of the serving thread that may meet a job's lock wait with timers instead
-  // (src/store/sqlite/lock-wait.ts); this bounds every other wait. Set first: switching a new
-  // file to WAL waits for the lock too when another process opens it at the same moment.
-  database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  database.pragma('journal_mode = WAL');
-  // NORMAL is durable across application crashes in WAL mode; only power loss can drop the last commits.
-  database.pragma('synchronous = NORMAL');
-  // Checkpoint every ~64 MB of WAL rather than every 4 MB: ingest writes a few hundred pages per
-  // match, and frequent checkpoints rewrite the same hot index pages over and over.
-  database.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
-  database.pragma(`cache_size = -${Math.max(1, Math.floor(cacheKiB))}`);
-  database.pragma(tempFiles ? 'temp_store = FILE' : 'temp_store = MEMORY');
+  const database = openConnection(file, cacheKiB, tempFiles);
   return {
     name: 'sqlite',
     dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }),
@@ -90,15 +78,31 @@ const MIGRATION_CACHE_KIB = 2_048;
  * and 159 MB after on the store's connection, 119 and 89 on this one, in 74 s against 71.
  */
 function migrationConnection(file: string): BetterSqlite3.Database {
+  return openConnection(file, MIGRATION_CACHE_KIB, true);
+}
+
+/** A connection to `file` in WAL mode, with the page cache and temporary storage asked for. */
+function openConnection(
+  file: string,
+  cacheKiB: number,
+  tempFiles: boolean,
+): BetterSqlite3.Database {
   const database = new BetterSqlite3(file);
-  // The migration lock is the write lock (MigratingSqliteAdapter): a second process waits here.
+  // Writes of the serving thread that may meet a job's lock wait with timers instead
+  // (src/store/sqlite/lock-wait.ts); this bounds every other wait, the migration lock's included
+  // (MigratingSqliteAdapter). Set first: switching a new file to WAL waits for the lock too when
+  // another process opens it at the same moment. Every connection sets the mode: a new file is
+  // empty until one writes its first page, and made by one that did not, it would be a file for
+  // a rollback journal.
   database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  // A new file is empty until this connection writes its first page: the mode must be set here
-  // as well, or the file it makes is one for a rollback journal.
   database.pragma('journal_mode = WAL');
+  // NORMAL is durable across application crashes in WAL mode; only power loss can drop the last commits.
   database.pragma('synchronous = NORMAL');
-  database.pragma(`cache_size = -${MIGRATION_CACHE_KIB}`);
-  database.pragma('temp_store = FILE');
+  // Checkpoint every ~64 MB of WAL rather than every 4 MB: ingest writes a few hundred pages per
+  // match, and frequent checkpoints rewrite the same hot index pages over and over.
+  database.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+  database.pragma(`cache_size = -${Math.max(1, Math.floor(cacheKiB))}`);
+  database.pragma(tempFiles ? 'temp_store = FILE' : 'temp_store = MEMORY');
   return database;
 }
 
